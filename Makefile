@@ -1,0 +1,43 @@
+# The two commands: `make demo` starts the product on the devstack, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench install browser clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m devstack.demo
+
+# Browser tests drive Debian's Chromium; install it when it is missing and we may.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing Debian's chromium for the browser tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+		elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then \
+			sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+		else \
+			echo "Chromium is missing and cannot be installed here: browser tests will say so."; \
+		fi; \
+	fi
+
+test: $(STAMP) browser
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	$(PY) -m pytest benchmarks -q -s
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

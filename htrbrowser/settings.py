@@ -1,0 +1,153 @@
+"""Settings for htrbrowser, read from the environment only.
+
+Production defaults are safe (DEBUG off, secure cookies, HSTS); the demo
+(`make demo`) sets its own development values. See README.md for the table.
+"""
+
+from pathlib import Path
+
+from htrbrowser.env import (
+    SettingError,
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise SettingError("DJANGO_SECRET_KEY must be set (a long random string) when DJANGO_DEBUG is off.")
+    SECRET_KEY = "development-only-not-secret-" + "x" * 40
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1"])
+
+INSTALLED_APPS = [
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "campaigns",
+    "results",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "htrbrowser.middleware.SecurityHeadersMiddleware",
+]
+
+ROOT_URLCONF = "htrbrowser.urls"
+WSGI_APPLICATION = "htrbrowser.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "htrbrowser.context.site",
+            ],
+        },
+    },
+]
+
+# No database: everything shown is read from the cluster and the results store.
+DATABASES = {}
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    }
+}
+
+# --- Security --------------------------------------------------------------
+# Behind https (the default outside the demo) cookies are Secure and HSTS is on.
+HTTPS = env_bool("HTRFLOW_HTTPS", not DEBUG)
+# How many front proxies (ingress, load balancer) may set X-Forwarded-* headers.
+TRUSTED_HOPS = env_int("HTRFLOW_TRUSTED_HOPS", 0, minimum=0, maximum=10)
+if TRUSTED_HOPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    USE_X_FORWARDED_HOST = True
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Strict"
+SECURE_SSL_REDIRECT = env_bool("HTRFLOW_SSL_REDIRECT", HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("HTRFLOW_HSTS_SECONDS", 31536000 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HTRFLOW_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("HTRFLOW_HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SILENCED_SYSTEM_CHECKS = []
+if not SECURE_HSTS_PRELOAD:
+    # Preloading is an opt-in promise to browser vendors; leaving it off is a choice, not an oversight.
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+
+# --- Cluster ---------------------------------------------------------------
+_POD_NAMESPACE_FILE = Path("/var/run/secrets/kubernetes.io/serviceaccount/namespace")
+
+
+def _default_namespaces():
+    try:
+        return [_POD_NAMESPACE_FILE.read_text().strip()]
+    except OSError:
+        return ["htr-batch"]
+
+
+HTRFLOW_NAMESPACES = env_list("HTRFLOW_NAMESPACES") or _default_namespaces()
+# Seconds: connect and read timeouts for every Kubernetes API call.
+HTRFLOW_KUBE_TIMEOUT = env_float("HTRFLOW_KUBE_TIMEOUT", 5.0, minimum=0.1)
+# Seconds a cluster snapshot is shared by all requests in a process.
+HTRFLOW_SNAPSHOT_SECONDS = env_float("HTRFLOW_SNAPSHOT_SECONDS", 5.0, minimum=0.0)
+# Keep the campaign status records current (needs write access to ConfigMaps).
+HTRFLOW_WRITE_STATUS = env_bool("HTRFLOW_WRITE_STATUS", True)
+
+# --- Results store and sessions ------------------------------------------------
+# Browser-facing base of the results proxy; empty means this site's own /results.
+HTRFLOW_RESULTS_URL = env_url("HTRFLOW_RESULTS_URL", "")
+HTRFLOW_RESULTS_NAMESPACE = env_str("HTRFLOW_RESULTS_NAMESPACE", HTRFLOW_NAMESPACES[0])
+HTRFLOW_SESSION_HOURS = env_int("HTRFLOW_SESSION_HOURS", 8, minimum=1, maximum=24 * 30)
+HTRFLOW_KEY_DERIVATION = env_choice("HTRFLOW_KEY_DERIVATION", "none", {"none", "hcp"})
+HTRFLOW_SESSION_KEY_FILE = env_str("HTRFLOW_SESSION_KEY_FILE", "/secrets/session/key")
+S3_ENDPOINT = env_url("S3_ENDPOINT", "")
+S3_BUCKET = env_str("S3_BUCKET", "htrflow-results")
+S3_VERIFY_TLS = env_bool("S3_VERIFY_TLS", True)
+# Seconds: connect and read timeouts for every store call.
+HTRFLOW_S3_TIMEOUT = env_float("HTRFLOW_S3_TIMEOUT", 5.0, minimum=0.1)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_choice("HTRFLOW_LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"})},
+    "loggers": {"kubernetes": {"level": "WARNING"}, "botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}},
+}

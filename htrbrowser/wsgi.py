@@ -1,0 +1,15 @@
+"""WSGI entry point (gunicorn serves `htrbrowser.wsgi:application`)."""
+
+import os
+import sys
+
+from django.core.wsgi import get_wsgi_application
+
+from htrbrowser.env import SettingError
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "htrbrowser.settings")
+
+try:
+    application = get_wsgi_application()
+except SettingError as error:
+    sys.exit(f"htrbrowser cannot start: {error}")
