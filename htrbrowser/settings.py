@@ -43,6 +43,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "results.middleware.ResultsSessionMiddleware",
     "htrbrowser.middleware.SecurityHeadersMiddleware",
 ]
 
@@ -122,6 +123,8 @@ def _default_namespaces():
         return ["htr-batch"]
 
 
+# Outside a cluster the API is found through a kubeconfig file, as kubectl does.
+KUBECONFIG = env_str("KUBECONFIG", "")
 HTRFLOW_NAMESPACES = env_list("HTRFLOW_NAMESPACES") or _default_namespaces()
 # Seconds: connect and read timeouts for every Kubernetes API call.
 HTRFLOW_KUBE_TIMEOUT = env_float("HTRFLOW_KUBE_TIMEOUT", 5.0, minimum=0.1)
@@ -148,6 +151,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_choice("HTRFLOW_LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"})},
+    "root": {
+        "handlers": ["console"],
+        "level": env_choice("HTRFLOW_LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"}),
+    },
     "loggers": {"kubernetes": {"level": "WARNING"}, "botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}},
 }

@@ -12,3 +12,6 @@ from htrbrowser.settings import *  # noqa: E402,F403
 STORAGES = {"staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# pytest-django's live_server wraps each test in a transaction; the product has no
+# models, so an in-memory database only satisfies that machinery.
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}

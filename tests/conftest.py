@@ -1,0 +1,9 @@
+"""Shared fixtures live in tests/fixtures/, one module per stand-in."""
+
+pytest_plugins = [
+    "tests.fixtures.browser",
+    "tests.fixtures.kube",
+    "tests.fixtures.store",
+    "tests.fixtures.scene",
+    "tests.fixtures.session",
+]
