@@ -5,6 +5,7 @@ from htrbrowser import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", include("results.urls")),
+    path("", include("results.viewer_urls")),
     path("", include("campaigns.urls")),
 ]
 
