@@ -27,6 +27,7 @@ when its stdin closes, so it never outlives the process that started it.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -144,6 +145,7 @@ class StoreDouble:
         self.writer = none_account("writer", *WRITER_LOGIN)
         self.denied_prefixes: list[str] = []
         self.startup_seconds: float | None = None
+        self.host = "127.0.0.1"
         self._process: subprocess.Popen | None = None
         self._port: int | None = None
         self._admin = None
@@ -160,7 +162,7 @@ class StoreDouble:
         self._stderr = tempfile.TemporaryFile()
         env = dict(os.environ, MOTO_ACCOUNT_ID=MOTO_ACCOUNT_ID, PYTHONPATH=_pythonpath())
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "devstack.store", json.dumps(self._child_config(host, port))],
+            [sys.executable, "-m", "devstack.store"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -168,7 +170,14 @@ class StoreDouble:
             cwd=str(_project_root()),
         )
         try:
+            # The set-up, secrets included, goes through stdin: argv is visible to every local user.
+            self._process.stdin.write(json.dumps(self._child_config(host, port)).encode("utf-8") + b"\n")
+            self._process.stdin.flush()
             self._port = self._read_port()
+        except OSError as error:  # the child died before it read its set-up
+            message = f"the store double did not start: {self._child_errors()}"
+            self.stop()
+            raise StoreError(message) from error
         except BaseException:
             self.stop()
             raise
@@ -182,7 +191,7 @@ class StoreDouble:
         self._admin = None
         if process is None:
             return
-        if process.stdin:
+        with contextlib.suppress(OSError):
             process.stdin.close()
         try:
             process.wait(timeout=5)
@@ -308,33 +317,34 @@ class StoreDouble:
     def delete(self, key: str) -> None:
         self.admin_client().delete_object(Bucket=self.bucket, Key=key)
 
-    def put_large(self, key: str, size_bytes: int, via_api: bool = False) -> float:
+    def put_large(self, key: str, size_bytes: int, via_api: bool = False, part_size: int = LARGE_PART_SIZE) -> float:
         """Write a ``size_bytes`` object; returns the seconds it took.
 
         Byte i of the object is ``i % 256`` (see ``large_object_bytes``), so a reader can check
         any slice without holding the whole object. By default the child writes the bytes
         straight into moto's storage (about a second per GiB; the ETag is synthetic, as for a
         multipart object). ``via_api=True`` uploads through S3 multipart instead, which is
-        faithful but slow: about 20 s and 4 GB of server memory for 1 GiB.
+        faithful but slow: about 20 s and 4 GB of server memory for 1 GiB with 64 MiB parts
+        (moto wants parts of at least 5 MiB, except the last).
         """
         if size_bytes < 0:
             raise ValueError("size_bytes must not be negative")
         began = time.monotonic()
         if via_api:
-            self._multipart_upload(key, size_bytes)
+            self._multipart_upload(key, size_bytes, part_size)
         else:
             self._command({"op": "put_large", "key": key, "size": size_bytes}, timeout=120 + size_bytes / 2**24)
         return time.monotonic() - began
 
-    def _multipart_upload(self, key: str, size_bytes: int) -> None:
+    def _multipart_upload(self, key: str, size_bytes: int, part_size: int) -> None:
         admin = self.admin_client()
-        if size_bytes <= LARGE_PART_SIZE:
+        if size_bytes <= part_size:
             admin.put_object(Bucket=self.bucket, Key=key, Body=large_object_bytes(0, size_bytes))
             return
         upload = admin.create_multipart_upload(Bucket=self.bucket, Key=key, ContentType="application/octet-stream")
         parts = []
         try:
-            for number, (offset, length) in enumerate(_part_ranges(size_bytes, LARGE_PART_SIZE), start=1):
+            for number, (offset, length) in enumerate(_part_ranges(size_bytes, part_size), start=1):
                 answer = admin.upload_part(
                     Bucket=self.bucket,
                     Key=key,
@@ -486,4 +496,4 @@ def _write_large_object(s3, bucket: str, key: str, size: int) -> None:
 
 
 if __name__ == "__main__":
-    _serve(json.loads(sys.argv[1]))
+    _serve(json.loads(sys.stdin.readline()))
