@@ -1,0 +1,189 @@
+"""Live progress of active volumes: each volume's `progress.json`, read with the person's own session.
+
+Bounded per request: at most `limit` reads (24 by default), run in parallel on a small shared
+thread pool, all of them waited for at most a few seconds together. Answers are cached per person
+and key: a few seconds while the volume runs, an hour once its progress is final. An answer the
+store refuses is a state (`outcome`), never an error: a forbidden volume is marked on its row, an
+unreachable store or an ended session gets one sentence for the whole card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.core.cache import cache
+
+from campaigns.models import Progress, progress_from_json
+
+log = logging.getLogger(__name__)
+
+READS_PER_REQUEST = 24
+PROGRESS_MAX_BYTES = 64 * 1024
+RUNNING_SECONDS = 3
+FINAL_SECONDS = 3600
+MISSING_SECONDS = 5
+FORBIDDEN_SECONDS = 60
+FINAL_STAGES = ("done", "failed")
+
+FORBIDDEN = "forbidden"
+NOT_FOUND = "not_found"
+SESSION_ENDED = "session_ended"
+NO_SESSION = "no_session"
+UNREACHABLE = "unreachable"
+TIMEOUT = "timeout"
+NO_REASON = "no_reason"
+UNREADABLE = "unreadable"
+NOT_ASKED = "not_asked"
+
+CARD_SENTENCES = {
+    NO_SESSION: "Log in with your store account to see how far each running volume has got.",
+    SESSION_ENDED: "Your results login has ended, so progress cannot be read; log in again to see it.",
+    UNREACHABLE: (
+        "The results store could not be reached, so progress is not shown; the volume states above come "
+        "from the cluster and are current."
+    ),
+    TIMEOUT: "The results store did not answer in time, so some progress is missing; it is asked again shortly.",
+    NO_REASON: (
+        "The results store refused without giving a reason, so progress is not shown; the bucket or "
+        "namespace may be configured wrongly."
+    ),
+}
+VOLUME_SENTENCES = {
+    FORBIDDEN: "Your account may not read this volume.",
+    NOT_FOUND: "No progress written yet.",
+    UNREADABLE: "Its progress file could not be read.",
+    NOT_ASKED: "Progress not read on this page; open the campaign to see it.",
+}
+
+_pool = ThreadPoolExecutor(max_workers=6, thread_name_prefix="progress")
+_pool_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class VolumeProgress:
+    progress: Progress | None = None
+    outcome: str = ""  # "" when read; otherwise one of the constants above
+
+    @property
+    def forbidden(self) -> bool:
+        return self.outcome == FORBIDDEN
+
+    @property
+    def note(self) -> str:
+        return VOLUME_SENTENCES.get(self.outcome, "")
+
+
+@dataclass
+class ProgressReport:
+    by_key: dict[str, VolumeProgress] = field(default_factory=dict)
+    card_outcome: str = ""
+
+    @property
+    def card_sentence(self) -> str:
+        return CARD_SENTENCES.get(self.card_outcome, "")
+
+    def get(self, key: str) -> VolumeProgress | None:
+        return self.by_key.get(key)
+
+
+def _person(request) -> str:
+    account = getattr(request, "results_account", None)
+    user = getattr(account, "user", None) or getattr(account, "access_key", None) or ""
+    return hashlib.sha256(str(user).encode()).hexdigest()[:24]
+
+
+def _cache_key(person: str, key: str) -> str:
+    return "progress:" + hashlib.sha256(f"{person}\0{key}".encode()).hexdigest()
+
+
+def _reader(request):
+    try:
+        from results.reader import reader_for
+    except ImportError:
+        return None
+    try:
+        return reader_for(request)
+    except Exception:  # a broken session is "no session" here, not a failed page
+        log.exception("could not open a results reader for progress")
+        return None
+
+
+def _fetch(reader, key: str) -> tuple[str, object]:
+    """(outcome, parsed JSON): one store read, every failure turned into an outcome."""
+    try:
+        return "", reader.get_json(key, max_bytes=PROGRESS_MAX_BYTES)
+    except Exception as error:  # noqa: BLE001 - StoreError carries an outcome; anything else is unreadable
+        outcome = getattr(getattr(error, "outcome", None), "value", None) or UNREADABLE
+        return outcome, None
+
+
+def _remember(person: str, key: str, outcome: str, data) -> None:
+    if outcome == "":
+        stage = data.get("stage") if isinstance(data, dict) else None
+        seconds = FINAL_SECONDS if stage in FINAL_STAGES else RUNNING_SECONDS
+    elif outcome == NOT_FOUND:
+        seconds = MISSING_SECONDS
+    elif outcome == FORBIDDEN:
+        seconds = FORBIDDEN_SECONDS
+    else:
+        return  # a store that is down or a session that ended is asked again on the next page
+    cache.set(_cache_key(person, key), (outcome, data), seconds)
+
+
+def read_progress(request, keys: list[str], now: datetime, limit: int = READS_PER_REQUEST) -> ProgressReport:
+    """Progress for each key (in order of importance); keys past `limit` are marked NOT_ASKED."""
+    report = ProgressReport()
+    if not keys:
+        return report
+    reader = _reader(request)
+    if reader is None:
+        report.card_outcome = NO_SESSION
+        return report
+    person = _person(request)
+    wanted = list(dict.fromkeys(keys))
+    answers: dict[str, tuple[str, object]] = {}
+    to_read = []
+    for key in wanted:
+        cached = cache.get(_cache_key(person, key))
+        if cached is not None:
+            answers[key] = cached
+        elif len(to_read) < limit:
+            to_read.append(key)
+    answers.update(_read_in_parallel(reader, person, to_read))
+    for key in wanted:
+        outcome, data = answers.get(key, (NOT_ASKED, None))
+        progress = progress_from_json(data, now) if outcome == "" else None
+        if outcome == "" and progress is None:
+            outcome = NOT_FOUND
+        report.by_key[key] = VolumeProgress(progress, outcome)
+        if outcome in CARD_SENTENCES and not report.card_outcome:
+            report.card_outcome = outcome
+    return report
+
+
+def _read_in_parallel(reader, person: str, keys: list[str]) -> dict[str, tuple[str, object]]:
+    if not keys:
+        return {}
+    deadline = time.monotonic() + float(settings.HTRFLOW_S3_TIMEOUT) + 1.0
+    with _pool_lock:
+        futures = {key: _pool.submit(_fetch, reader, key) for key in keys}
+    answers = {}
+    for key, future in futures.items():
+        try:
+            outcome, data = future.result(timeout=max(0.01, deadline - time.monotonic()))
+        except FuturesTimeout:
+            future.cancel()
+            outcome, data = TIMEOUT, None
+        answers[key] = (outcome, data)
+        _remember(person, key, outcome, data)
+        if outcome in (SESSION_ENDED, UNREACHABLE):
+            deadline = 0  # the others will say the same; do not wait for each of them
+    return answers
