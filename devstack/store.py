@@ -19,9 +19,10 @@ access keys of the same IAM user, so they share its permissions.
 
 Why a child process: moto keeps a whole object in memory while serving it, so a 1 GiB object
 would sit in the test process and spoil any memory measurement of the proxy; a child also
-keeps the server's threads off the test process's GIL. The child sets up users, keys and the
-bucket in its own memory (IAM has no API to choose an access key), prints its port, and exits
-when its stdin closes, so it never outlives the process that started it.
+keeps the server's threads off the test process's GIL. The child reads its set-up from stdin,
+creates users, keys and the bucket in its own memory (IAM has no API to choose an access key),
+prints its port, then obeys one-line commands (``put_large``) and exits when its stdin closes,
+so it never outlives the process that started it.
 """
 
 from __future__ import annotations
@@ -322,7 +323,7 @@ class StoreDouble:
 
         Byte i of the object is ``i % 256`` (see ``large_object_bytes``), so a reader can check
         any slice without holding the whole object. By default the child writes the bytes
-        straight into moto's storage (about a second per GiB; the ETag is synthetic, as for a
+        straight into moto's storage (2-3 s per GiB, on disk; the ETag is synthetic, as for a
         multipart object). ``via_api=True`` uploads through S3 multipart instead, which is
         faithful but slow: about 20 s and 4 GB of server memory for 1 GiB with 64 MiB parts
         (moto wants parts of at least 5 MiB, except the last).
