@@ -3,3 +3,6 @@ from django.apps import AppConfig
 
 class ResultsConfig(AppConfig):
     name = "results"
+
+    def ready(self):
+        from results import checks  # noqa: F401 - registers the session key check

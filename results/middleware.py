@@ -1,4 +1,29 @@
-"""Placeholder: the results-session middleware lands with the results proxy."""
+"""The results session on every request, and "every page needs a session".
+
+Sets ``request.results_session`` (a ``ResultsSession`` with ``.user``, or None).
+Without a session, pages redirect to ``/login?next=<path>``, HTMX requests get an
+``HX-Redirect`` to it (so no login page is swapped into a card), and the read API
+under ``/api/`` answers 401 JSON. The login and logout pages, the health check,
+static files and the results routes (which answer their own 401) are exempt.
+"""
+
+from urllib.parse import quote
+
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+
+from results import session
+from results.outcomes import Outcome, StoreError
+
+EXEMPT_PATHS = {"/login", "/logout", "/healthz", "/favicon.ico"}
+EXEMPT_PREFIXES = ("/static/", "/results/")
+
+
+def is_exempt(path):
+    return path in EXEMPT_PATHS or path.startswith(EXEMPT_PREFIXES)
+
+
+def login_url(request):
+    return "/login?next=" + quote(request.get_full_path(), safe="/")
 
 
 class ResultsSessionMiddleware:
@@ -6,5 +31,25 @@ class ResultsSessionMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request.results_account = None
-        return self.get_response(request)
+        request.results_session = session.session_from_request(request)
+        request.results_session_ended = False
+        if request.results_session is None and not is_exempt(request.path_info):
+            return self._refuse(request)
+        response = self.get_response(request)
+        if request.results_session_ended and not response.has_header("HX-Redirect"):
+            # The store stopped accepting the account during this request: the cookie is useless now.
+            session.end(response, request)
+        return response
+
+    def _refuse(self, request):
+        if request.path_info.startswith("/api/"):
+            response = JsonResponse({"error": StoreError(Outcome.NO_SESSION).sentence}, status=401)
+        elif getattr(request, "htmx", False):
+            response = HttpResponse(status=401)
+            response["HX-Redirect"] = login_url(request)
+        else:
+            response = HttpResponseRedirect(login_url(request))
+        response["Cache-Control"] = "private, no-store"
+        if session.cookie_name(request) in request.COOKIES:
+            session.end(response, request)
+        return response

@@ -1,0 +1,165 @@
+"""One login attempt, shared by the JSON endpoint and the no-JavaScript form.
+
+Order matters: a refused Origin, a bad shape or a rate limit never reaches the
+store; the store is asked exactly once (a ranged GET of ``<ns>/``) otherwise.
+"""
+
+import base64
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from results import ratelimit, session, site, store
+from results.outcomes import Outcome, StoreError
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 16 * 1024
+MAX_USERNAME = 256
+MAX_PASSWORD = 1024
+
+SENTENCES = {
+    "origin": (
+        "This login was refused because the page was not opened at the site's own address. "
+        "An operator must have the front proxy pass on X-Forwarded-Proto and X-Forwarded-Host "
+        "and set HTRFLOW_TRUSTED_HOPS to the number of proxies."
+    ),
+    "too_large": "That login is far too long to be real (over 16 KiB); check what was pasted into the fields.",
+    "malformed": (
+        "The login was not understood: it needs a user name of 1 to 256 characters "
+        "and a password of 1 to 1024 characters."
+    ),
+    "wrong": "Wrong user name or password.",
+    "unreachable": "The results store could not be reached; try again later, or ask an operator to check S3_ENDPOINT.",
+    "no_reason": (
+        "The results store refused without giving a reason; the bucket or namespace is probably set wrongly "
+        "(S3_BUCKET, HTRFLOW_RESULTS_NAMESPACE)."
+    ),
+    "timeout": "The results store did not answer in time; try again shortly.",
+    "not_configured": "The results service cannot hold sessions yet (its session key is missing); tell an operator.",
+}
+
+_REASON_OF_OUTCOME = {
+    Outcome.SESSION_ENDED: "wrong",
+    Outcome.NO_REASON: "no_reason",
+    Outcome.UNREACHABLE: "unreachable",
+    Outcome.TIMEOUT: "timeout",
+}
+_STATUS = {
+    "origin": 403,
+    "too_large": 413,
+    "malformed": 422,
+    "rate_limited": 429,
+    "wrong": 401,
+    "unreachable": 502,
+    "no_reason": 502,
+    "timeout": 504,
+    "not_configured": 503,
+}
+
+
+@dataclass(frozen=True)
+class LoginAnswer:
+    """What a login attempt came to. ``reason`` is None on success."""
+
+    reason: str | None = None
+    sentence: str = ""
+    retry_after: int | None = None
+    user: str | None = None
+    access_key: str | None = None
+    secret_key: str | None = None
+
+    @property
+    def ok(self):
+        return self.reason is None
+
+    @property
+    def status(self):
+        return 204 if self.ok else _STATUS[self.reason]
+
+
+def refused(reason, sentence=None, retry_after=None):
+    return LoginAnswer(reason=reason, sentence=sentence or SENTENCES[reason], retry_after=retry_after)
+
+
+def parse_json_body(request):
+    """(username, password) from a JSON body, or a refused LoginAnswer."""
+    if _declared_length(request) > MAX_BODY_BYTES:
+        return refused("too_large")
+    body = request.read(MAX_BODY_BYTES + 1)
+    if len(body) > MAX_BODY_BYTES:
+        return refused("too_large")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return refused("malformed")
+    if not isinstance(data, dict) or set(data) != {"username", "password"}:
+        return refused("malformed")
+    return check_shape(data["username"], data["password"])
+
+
+def _declared_length(request):
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def check_shape(username, password):
+    """(username, password) when both are strings of allowed length, else a refused LoginAnswer."""
+    if not isinstance(username, str) or not isinstance(password, str):
+        return refused("malformed")
+    if not (1 <= len(username) <= MAX_USERNAME and 1 <= len(password) <= MAX_PASSWORD):
+        return refused("malformed")
+    if "\x00" in username or "\x00" in password:
+        return refused("malformed")
+    return username, password
+
+
+def derive_keys(username, password):
+    """Store keys from what a person typed, per HTRFLOW_KEY_DERIVATION."""
+    if settings.HTRFLOW_KEY_DERIVATION == "hcp":
+        access_key = base64.b64encode(username.encode("utf-8")).decode("ascii")
+        secret_key = hashlib.md5(password.encode("utf-8")).hexdigest()  # noqa: S324 - HCP's own scheme
+        return access_key, secret_key
+    return username, password
+
+
+def attempt(request, username, password):
+    """Prove the account (rate limits first). The Origin and shape were checked by the caller."""
+    address = site.client_address(request)
+    refusal = ratelimit.check(address, username)
+    if refusal:
+        logger.info("Login refused by the %s rate limit.", refusal.scope)
+        return refused("rate_limited", refusal.sentence, refusal.retry_after)
+    try:
+        session.load_key()
+    except session.SessionKeyError as error:
+        logger.error("%s", error)
+        return refused("not_configured")
+    access_key, secret_key = derive_keys(username, password)
+    try:
+        store.prove_account(access_key, secret_key)
+    except StoreError as error:
+        reason = _REASON_OF_OUTCOME.get(error.outcome, "no_reason")
+        if reason == "wrong":
+            ratelimit.record_failure(address, username)
+            logger.info("Login refused: the store does not know this account.")
+            return refused("wrong")
+        logger.warning("Login could not be checked: %s", error.outcome.value)
+        sentence = error.sentence if reason == "unreachable" and "TLS" in error.sentence else None
+        return refused(reason, sentence)
+    ratelimit.record_success(username)
+    logger.info("Login accepted.")
+    return LoginAnswer(user=username, access_key=access_key, secret_key=secret_key)
+
+
+def origin_refusal(request):
+    """A refused LoginAnswer when the Origin is not the site's own, else None."""
+    if site.origin_is_own(request):
+        return None
+    logger.info("Login or logout refused: Origin is not the site's own address.")
+    return refused("origin")

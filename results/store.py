@@ -1,0 +1,196 @@
+"""The only module that talks to the results store (S3).
+
+Each person's own account is used for every call; the proxy has no bucket
+credential of its own. Clients are SigV4, path-style, region us-east-1, send
+checksums only when an operation requires them (some stores refuse the newer
+ones), have connect and read timeouts and few retries, and are reused per
+account from a small LRU cache. Store failures become an ``Outcome``.
+"""
+
+import hashlib
+import logging
+import threading
+from collections import OrderedDict
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    ConnectTimeoutError,
+    ReadTimeoutError,
+    SSLError,
+)
+from django.conf import settings
+
+from results.outcomes import NotModified, Outcome, StoreError
+
+logger = logging.getLogger(__name__)
+
+REGION = "us-east-1"
+MAX_CLIENTS = 64
+# One retry: a hung store costs at most two timeouts, a blip is ridden over.
+TOTAL_ATTEMPTS = 2
+
+WRONG_ACCOUNT_CODES = {"InvalidAccessKeyId", "SignatureDoesNotMatch"}
+ACCOUNT_VALID_CODES = {"NoSuchKey", "AccessDenied", "InvalidRange"}
+
+_clients = OrderedDict()
+_clients_lock = threading.Lock()
+_warned_insecure = False
+
+
+def client_for(access_key, secret_key):
+    """The S3 client for one account, made once and reused (bounded LRU)."""
+    marker = (
+        settings.S3_ENDPOINT,
+        bool(settings.S3_VERIFY_TLS),
+        float(settings.HTRFLOW_S3_TIMEOUT),
+        access_key,
+        hashlib.sha256(secret_key.encode("utf-8")).hexdigest(),
+    )
+    with _clients_lock:
+        client = _clients.get(marker)
+        if client is not None:
+            _clients.move_to_end(marker)
+            return client
+        client = _make_client(access_key, secret_key)
+        _clients[marker] = client
+        while len(_clients) > MAX_CLIENTS:
+            _clients.popitem(last=False)
+        return client
+
+
+def forget_clients():
+    """Drop every cached client (tests, and after settings change)."""
+    with _clients_lock:
+        _clients.clear()
+
+
+def _make_client(access_key, secret_key):
+    global _warned_insecure
+    verify = bool(settings.S3_VERIFY_TLS)
+    if not verify and not _warned_insecure:
+        logger.warning("S3_VERIFY_TLS is false: the results store's certificate is not checked.")
+        _warned_insecure = True
+    timeout = float(settings.HTRFLOW_S3_TIMEOUT)
+    config = Config(
+        signature_version="s3v4",
+        region_name=REGION,
+        s3={"addressing_style": "path"},
+        request_checksum_calculation="when_required",
+        response_checksum_validation="when_required",
+        connect_timeout=timeout,
+        read_timeout=timeout,
+        retries={"total_max_attempts": TOTAL_ATTEMPTS, "mode": "standard"},
+    )
+    return boto3.session.Session().client(
+        "s3",
+        endpoint_url=settings.S3_ENDPOINT or None,
+        aws_access_key_id=access_key,
+        aws_secret_access_key=secret_key,
+        config=config,
+        verify=verify,
+    )
+
+
+# --- store answers -> outcomes ------------------------------------------------------------
+
+
+def _error_code(error):
+    return str(error.response.get("Error", {}).get("Code") or "")
+
+
+def _http_status(error):
+    return int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+
+
+def outcome_of(error, *, head=False):
+    """Map a boto3/botocore exception to an Outcome (and a sentence where a general one misleads)."""
+    if isinstance(error, ClientError):
+        return _client_error_outcome(error, head=head)
+    if isinstance(error, (ReadTimeoutError, ConnectTimeoutError)):
+        return StoreError(Outcome.TIMEOUT)
+    if isinstance(error, SSLError):
+        return StoreError(
+            Outcome.UNREACHABLE,
+            "The results store could not be reached over TLS: its certificate was not accepted "
+            "(see S3_VERIFY_TLS and S3_ENDPOINT).",
+        )
+    return StoreError(Outcome.UNREACHABLE)
+
+
+def _client_error_outcome(error, *, head):
+    code, status = _error_code(error), _http_status(error)
+    if code in WRONG_ACCOUNT_CODES:
+        return StoreError(Outcome.SESSION_ENDED)
+    if code == "AccessDenied" or (head and status == 403):
+        return StoreError(Outcome.FORBIDDEN)
+    if code == "NoSuchBucket":
+        return StoreError(Outcome.NOT_FOUND, "The results bucket does not exist on the store; S3_BUCKET may be wrong.")
+    if code in ("NoSuchKey", "NotFound") or status == 404:
+        return StoreError(Outcome.NOT_FOUND)
+    if code == "InvalidRange" or status == 416:
+        return StoreError(Outcome.UNSATISFIABLE)
+    if status == 408 or code == "RequestTimeout":
+        return StoreError(Outcome.TIMEOUT)
+    if status >= 500:
+        return StoreError(Outcome.UNREACHABLE, "The results store reported a fault of its own; try again shortly.")
+    if code and code != str(status):
+        logger.warning("The results store answered %s with code %s.", status, code[:64])
+    return StoreError(Outcome.NO_REASON)
+
+
+def _is_not_modified(error):
+    return isinstance(error, ClientError) and _http_status(error) == 304
+
+
+# --- calls ------------------------------------------------------------------------------------
+
+
+def get_object(access_key, secret_key, key, *, range_header=None, if_none_match=None, if_modified_since=None):
+    """GetObject as the account. Returns boto3's answer (``Body`` streams). Raises StoreError or NotModified."""
+    params = {"Bucket": settings.S3_BUCKET, "Key": key}
+    if range_header:
+        params["Range"] = range_header
+    if if_none_match:
+        params["IfNoneMatch"] = if_none_match
+    elif if_modified_since is not None:
+        params["IfModifiedSince"] = if_modified_since
+    try:
+        return client_for(access_key, secret_key).get_object(**params)
+    except (ClientError, BotoCoreError) as error:
+        if _is_not_modified(error):
+            headers = error.response.get("ResponseMetadata", {}).get("HTTPHeaders", {})
+            raise NotModified(headers.get("etag"), headers.get("last-modified")) from None
+        raise outcome_of(error) from None
+
+
+def head_object(access_key, secret_key, key):
+    """HeadObject as the account. Raises StoreError."""
+    try:
+        return client_for(access_key, secret_key).head_object(Bucket=settings.S3_BUCKET, Key=key)
+    except (ClientError, BotoCoreError) as error:
+        raise outcome_of(error, head=True) from None
+
+
+def prove_account(access_key, secret_key):
+    """Prove the account with one ranged GET of ``<ns>/``.
+
+    Returns None when the store accepts the account. Raises StoreError: SESSION_ENDED for a wrong
+    account, NO_REASON for a bare 403/400, UNREACHABLE, TIMEOUT.
+    """
+    key = f"{settings.HTRFLOW_RESULTS_NAMESPACE}/"
+    try:
+        answer = client_for(access_key, secret_key).get_object(Bucket=settings.S3_BUCKET, Key=key, Range="bytes=0-0")
+    except ClientError as error:
+        code, status = _error_code(error), _http_status(error)
+        if code in WRONG_ACCOUNT_CODES:
+            raise StoreError(Outcome.SESSION_ENDED) from None
+        if code in ACCOUNT_VALID_CODES or status in (404, 416):
+            return None
+        raise outcome_of(error) from None
+    except BotoCoreError as error:
+        raise outcome_of(error) from None
+    answer["Body"].close()
+    return None

@@ -1,0 +1,348 @@
+"""Login, logout, the session, the login page, and raw result files.
+
+Every answer of the file route, errors included, carries ``Cache-Control: private,
+no-cache``, ``X-Content-Type-Options: nosniff`` and a CSP that forbids everything.
+"""
+
+import logging
+import re
+from datetime import UTC, datetime
+from urllib.parse import quote, urlsplit
+
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, StreamingHttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import render
+from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
+from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
+from django.views.decorators.http import require_http_methods
+
+from results import keys, login, session
+from results.outcomes import NotModified, Outcome, StoreError
+from results.reader import reader_for
+
+logger = logging.getLogger(__name__)
+
+CHUNK_BYTES = 64 * 1024
+FILE_HEADERS = {
+    "Cache-Control": "private, no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+}
+# Only these are served as themselves; everything else is a download.
+SERVED_TYPES = {
+    "application/json": "application/json",
+    "application/xml": "application/xml; charset=utf-8",
+    "text/xml": "application/xml; charset=utf-8",
+    "text/plain": "text/plain; charset=utf-8",
+}
+TYPES_BY_SUFFIX = {".json": "application/json", ".xml": "application/xml", ".txt": "text/plain"}
+_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+
+
+# --- JSON endpoints -------------------------------------------------------------------------
+
+
+def _json_refusal(answer):
+    response = JsonResponse({"error": answer.sentence, "reason": answer.reason}, status=answer.status)
+    if answer.retry_after:
+        response["Retry-After"] = str(answer.retry_after)
+    return response
+
+
+@csrf_exempt
+@require_http_methods(["POST"])
+def api_login(request):
+    """POST /results/_login with JSON {"username", "password"}: 204 and a session cookie."""
+    answer = login.origin_refusal(request)
+    if answer is None:
+        parsed = login.parse_json_body(request)
+        answer = parsed if isinstance(parsed, login.LoginAnswer) else login.attempt(request, *parsed)
+    if not answer.ok:
+        return _json_refusal(answer)
+    response = HttpResponse(status=204)
+    session.start(response, request, answer.user, answer.access_key, answer.secret_key)
+    return response
+
+
+@csrf_exempt
+@require_http_methods(["POST"])
+def api_logout(request):
+    """POST /results/_logout: 204 and the cookie cleared (Origin-checked)."""
+    refusal = login.origin_refusal(request)
+    if refusal:
+        return _json_refusal(refusal)
+    response = HttpResponse(status=204)
+    session.end(response, request)
+    return response
+
+
+@require_http_methods(["GET", "HEAD"])
+def api_session(request):
+    """GET /results/_session: {"user": ...} or 401."""
+    current = getattr(request, "results_session", None)
+    if current is None:
+        response = JsonResponse({"error": StoreError(Outcome.NO_SESSION).sentence}, status=401)
+    else:
+        response = JsonResponse({"user": current.user})
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# --- the login page ---------------------------------------------------------------------------
+
+
+def safe_next(value):
+    """``value`` when it is a path on this site (never //x, /\\x, a scheme or /login itself), else "/"."""
+    if not isinstance(value, str) or not value.startswith("/") or len(value) > 2000:
+        return "/"
+    if value.startswith("//") or value.startswith("/\\") or re.search(r"[\x00-\x20\x7f\\]", value):
+        return "/"
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc:
+        return "/"
+    if parts.path.rstrip("/") in ("/login", "/logout") or parts.path.startswith("/results/_"):
+        return "/"
+    return value
+
+
+def _render_login(request, next_url, answer=None, username=""):
+    status = 200 if answer is None else answer.status
+    context = {"next": next_url, "answer": answer, "username": username}
+    response = render(request, "results/login.html", context, status=status)
+    if answer is not None and answer.retry_after:
+        response["Retry-After"] = str(answer.retry_after)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@csrf_exempt
+@ensure_csrf_cookie
+@require_http_methods(["GET", "HEAD", "POST"])
+def login_page(request):
+    """The login form. Works without JavaScript; login.js posts to /results/_login instead."""
+    next_url = safe_next(request.POST.get("next") if request.method == "POST" else request.GET.get("next"))
+    if request.method != "POST":
+        return _render_login(request, next_url)
+    answer = _form_login(request)
+    if not answer.ok:
+        username = request.POST.get("username", "") if answer.reason not in ("too_large", "malformed") else ""
+        return _render_login(request, next_url, answer, username=username)
+    response = HttpResponseRedirect(next_url, status=303)
+    session.start(response, request, answer.user, answer.access_key, answer.secret_key)
+    return response
+
+
+def _form_login(request):
+    if request.META.get("HTTP_ORIGIN"):
+        refusal = login.origin_refusal(request)
+        if refusal:
+            return refusal
+    if login._declared_length(request) > login.MAX_BODY_BYTES:
+        return login.refused("too_large")
+    if CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {}) is not None:
+        return login.LoginAnswer(
+            reason="origin", sentence="This form expired or did not come from this site; reload the page and try again."
+        )
+    shape = login.check_shape(request.POST.get("username"), request.POST.get("password"))
+    if isinstance(shape, login.LoginAnswer):
+        return shape
+    return login.attempt(request, *shape)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def logout_page(request):
+    """POST /logout (the header's button, CSRF-protected): end the session and go to the login page."""
+    if request.method == "POST":
+        response = HttpResponseRedirect("/login", status=303)
+        session.end(response, request)
+        return response
+    response = render(request, "results/logout.html", {})
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def _file_answer(response):
+    for name, value in FILE_HEADERS.items():
+        response[name] = value
+    return response
+
+
+def _file_error(request, error):
+    status, sentence = error.status, error.sentence
+    if request.method == "HEAD":
+        response = HttpResponse(status=status)
+    elif "json" in request.META.get("HTTP_ACCEPT", ""):
+        response = JsonResponse({"error": sentence, "reason": error.outcome.value}, status=status)
+    else:
+        response = HttpResponse(sentence + "\n", status=status, content_type="text/plain; charset=utf-8")
+    if error.outcome in (Outcome.NO_SESSION, Outcome.SESSION_ENDED):
+        if session.cookie_name(request) in request.COOKIES or error.outcome is Outcome.SESSION_ENDED:
+            session.end(response, request)
+    return _file_answer(response)
+
+
+def raw_key_path(request):
+    """The still-encoded part of the request path after ``/results/``.
+
+    Gunicorn passes the raw request target (RAW_URI / REQUEST_URI). Without it, PATH_INFO has been
+    decoded once already; re-encoding each segment lets the key rules decode it exactly once.
+    """
+    raw = request.META.get("RAW_URI") or request.META.get("REQUEST_URI") or ""
+    raw = raw.split("?", 1)[0].split("#", 1)[0]
+    if raw.startswith(("http://", "https://")):
+        raw = "/" + raw.split("/", 3)[-1] if raw.count("/") >= 3 else ""
+    script = request.META.get("SCRIPT_NAME", "").rstrip("/")
+    if script and raw.startswith(script + "/"):
+        raw = raw[len(script) :]
+    if raw.startswith("/results/"):
+        return raw[len("/results/") :]
+    decoded = request.path_info[len("/results/") :]
+    return "/".join(quote(segment, safe="") for segment in decoded.split("/"))
+
+
+def _requested_range(request):
+    """A single ``bytes=`` range as an S3 Range header, or None to send the whole file."""
+    value = request.META.get("HTTP_RANGE", "").strip()
+    if not value or request.META.get("HTTP_IF_RANGE"):
+        return None
+    match = _RANGE.fullmatch(value.replace(" ", ""))
+    if not match or match.groups() == ("", ""):
+        return None
+    first, last = match.groups()
+    if first and last and int(last) < int(first):
+        return None
+    if not first and int(last) == 0:
+        return "unsatisfiable"
+    return f"bytes={first}-{last}"
+
+
+def _conditionals(request):
+    if_none_match = request.META.get("HTTP_IF_NONE_MATCH") or None
+    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
+    return if_none_match, None if since is None else datetime.fromtimestamp(since, UTC)
+
+
+def _is_current(request, etag, last_modified):
+    """True when the client's conditional headers show its copy is current (checked here too)."""
+    if_none_match, since = _conditionals(request)
+    if if_none_match:
+        tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+        return "*" in tags or (etag is not None and etag in tags)
+    if since is not None and last_modified is not None:
+        return last_modified.replace(microsecond=0) <= since
+    return False
+
+
+def _content_type(key, stored_type):
+    base = (stored_type or "").split(";", 1)[0].strip().lower()
+    if base in SERVED_TYPES:
+        return SERVED_TYPES[base], False
+    if base in ("", "binary/octet-stream", "application/octet-stream"):
+        for suffix, guessed in TYPES_BY_SUFFIX.items():
+            if key.lower().endswith(suffix):
+                return SERVED_TYPES[guessed], False
+    return "application/octet-stream", True
+
+
+def _metadata_headers(response, key, answer):
+    content_type, download = _content_type(key, answer.get("ContentType"))
+    response["Content-Type"] = content_type
+    if download:
+        response["Content-Disposition"] = content_disposition_header(True, key.rsplit("/", 1)[-1])
+    if answer.get("ETag"):
+        response["ETag"] = answer["ETag"]
+    if answer.get("LastModified"):
+        response["Last-Modified"] = http_date(answer["LastModified"].timestamp())
+    response["Accept-Ranges"] = "bytes"
+
+
+def _not_modified(etag, last_modified):
+    response = HttpResponse(status=304)
+    if etag:
+        response["ETag"] = etag
+    if last_modified is not None:
+        response["Last-Modified"] = http_date(last_modified.timestamp())
+    return _file_answer(response)
+
+
+def _stream(body, key):
+    try:
+        yield from body.iter_chunks(CHUNK_BYTES)
+    except Exception as error:  # the answer has started: all that is left is to stop early
+        logger.warning("Streaming %s stopped early: %s", key, type(error).__name__)
+    finally:
+        body.close()
+
+
+@csrf_exempt
+def result_file(request, key=None):
+    """GET|HEAD /results/<key>: the file, read with the logged-in person's own store account."""
+    if request.method not in ("GET", "HEAD"):
+        response = HttpResponse("Only GET and HEAD are allowed here.\n", status=405, content_type="text/plain")
+        response["Allow"] = "GET, HEAD"
+        return _file_answer(response)
+    try:
+        store_key = keys.key_from_raw_path(raw_key_path(request))
+    except keys.KeyRefused as refusal:
+        logger.info("Results key refused: %s.", refusal)
+        return _file_error(request, StoreError(Outcome.BAD_KEY))
+    reader = reader_for(request)
+    if reader is None:
+        return _file_error(request, StoreError(Outcome.NO_SESSION))
+    try:
+        if request.method == "HEAD":
+            return _head(request, reader, store_key)
+        return _get(request, reader, store_key)
+    except NotModified as current:
+        return _not_modified(current.etag, _parse_date(current.last_modified))
+    except StoreError as error:
+        if error.outcome is Outcome.UNSATISFIABLE:
+            return _unsatisfiable(request, reader, store_key, error)
+        return _file_error(request, error)
+
+
+def _parse_date(value):
+    seconds = parse_http_date_safe(value or "")
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
+def _head(request, reader, key):
+    answer = reader.open_head(key)
+    if _is_current(request, answer.get("ETag"), answer.get("LastModified")):
+        return _not_modified(answer.get("ETag"), answer.get("LastModified"))
+    response = HttpResponse(status=200)
+    _metadata_headers(response, key, answer)
+    response["Content-Length"] = str(answer.get("ContentLength") or 0)
+    return _file_answer(response)
+
+
+def _get(request, reader, key):
+    range_header = _requested_range(request)
+    if range_header == "unsatisfiable":
+        raise StoreError(Outcome.UNSATISFIABLE)
+    if_none_match, since = _conditionals(request)
+    answer = reader.open_stream(key, range_header=range_header, if_none_match=if_none_match, if_modified_since=since)
+    if _is_current(request, answer.get("ETag"), answer.get("LastModified")):
+        answer["Body"].close()
+        return _not_modified(answer.get("ETag"), answer.get("LastModified"))
+    partial = bool(range_header and answer.get("ContentRange"))
+    response = StreamingHttpResponse(_stream(answer["Body"], key), status=206 if partial else 200)
+    _metadata_headers(response, key, answer)
+    response["Content-Length"] = str(answer.get("ContentLength") or 0)
+    if partial:
+        response["Content-Range"] = answer["ContentRange"]
+    return _file_answer(response)
+
+
+def _unsatisfiable(request, reader, key, error):
+    response = _file_error(request, error)
+    try:
+        size = reader.open_head(key).get("ContentLength")
+    except StoreError:
+        size = None
+    if size is not None:
+        response["Content-Range"] = f"bytes */{size}"
+    return response
