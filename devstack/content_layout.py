@@ -114,8 +114,8 @@ class PageLayout:
         return "\n".join(line.text for line in self.lines)
 
     @property
-    def quality(self) -> float:
-        """Mean word confidence of the page, what the wrapper reports as the page's quality."""
+    def mean_confidence(self) -> float:
+        """Mean word confidence of the page."""
         words = [word for line in self.lines for word in line.words]
         if not words:
             return 0.0
@@ -243,14 +243,22 @@ def _line_polygon(rng: random.Random, boxes, baseline: Baseline, pitch: float) -
     return tuple(upper + lower[::-1])
 
 
+def _draw_size(rng: random.Random) -> tuple[int, int]:
+    return rng.randint(1560, 1680), rng.randint(2140, 2280)
+
+
+def page_size(volume_id: str, page_no: int) -> tuple[int, int]:
+    """(width, height) in pixels of a page, without building its whole layout (cheap)."""
+    return _draw_size(text.seeded_random("page", volume_id, page_no))
+
+
 class _PageBuilder:
     def __init__(self, volume_id: str, page_no: int):
         self.volume_id = volume_id
         self.page_no = page_no
         self.rng = text.seeded_random("page", volume_id, page_no)
         rng = self.rng
-        self.width = rng.randint(1560, 1680)
-        self.height = rng.randint(2140, 2280)
+        self.width, self.height = _draw_size(rng)
         self.pitch = rng.uniform(72, 86)
         self.unit = self.pitch * rng.uniform(0.23, 0.27)  # width of an ordinary letter
         self.margin_left = rng.randint(55, 85)

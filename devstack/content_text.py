@@ -164,6 +164,13 @@ def seeded_random(*parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+def seeded_floats(*parts: object) -> tuple[float, float, float, float]:
+    """Four numbers in [0, 1) that depend only on ``parts``; much cheaper than ``seeded_random``."""
+    text = "\x1f".join(str(part) for part in parts)
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return tuple(int.from_bytes(digest[i : i + 8], "big") / 2**64 for i in range(0, 32, 8))
+
+
 def volume_year(volume_id: str) -> int:
     """The year a volume's records are from, fixed per volume."""
     return seeded_random("year", volume_id).randint(1790, 1895)
