@@ -159,6 +159,7 @@ class VolumeReason:
     pod_name: str = ""
     container: str = ""
     source: str = ""  # which evidence spoke: "message", "last_message", "init", "pod_reason", "exit", "record"
+    finished_at: datetime | None = None  # when the container that spoke stopped, if known
 
     def as_api(self) -> dict:
         return {"stage": self.stage, "permanent": self.permanent, "error": self.error}
@@ -173,6 +174,7 @@ class Volume:
     state: str = "unknown"  # done | failed | active | pending | unknown
     retrying: bool = False  # not done, not failed for good, and an earlier attempt failed
     attempts: int = 0  # failed attempts seen (from the pod's index failure count), 0 if unknown
+    retry_limit: int = 3  # the Job's backoffLimitPerIndex
     reason: VolumeReason | None = None
     sentence: Sentence | None = None
     namespace: str = ""
@@ -292,6 +294,43 @@ class RecordInfo:
 
 
 @dataclass
+class PartState:
+    """One Job of a campaign (a split campaign has several), as its status ConfigMap records it."""
+
+    job: str
+    job_uid: str = ""
+    phase: str = UNKNOWN
+    counts: Counts = field(default_factory=Counts)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    failed_volumes: list[tuple[str, str]] = field(default_factory=list)  # (volume id, reason text)
+
+    @property
+    def status_record_name(self) -> str:
+        return f"campaign-{self.job}-status"
+
+    def status_record_data(self, results_base: str = "") -> dict[str, str]:
+        data = {
+            "phase": RECORD_PHASES.get(self.phase, self.phase) if self.phase != UNKNOWN else "",
+            "volumesTotal": str(self.counts.total),
+            "volumesDone": str(self.counts.done),
+            "volumesFailed": str(self.counts.failed),
+            "startedAt": _iso(self.started_at),
+            "finishedAt": _iso(self.finished_at),
+            "resultsBase": results_base,
+            "jobUid": self.job_uid,
+        }
+        if self.failed_volumes:
+            data["failedVolumes"] = json.dumps(
+                [{"id": vid, "reason": reason} for vid, reason in self.failed_volumes[:50]],
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+            data["failedVolumesJobUid"] = self.job_uid
+        return data
+
+
+@dataclass
 class Campaign:
     namespace: str
     name: str  # the Job name, or the stem of a split campaign
@@ -321,6 +360,8 @@ class Campaign:
     parallelism: int = 0
     record: RecordInfo = field(default_factory=RecordInfo)
     results_prefix: str = ""  # key prefix "<ns>/<pipeline>/"
+    part_states: list[PartState] = field(default_factory=list)  # one per live Job, for the status records
+    stored_phase: str = ""  # the phase the status record held (for campaigns whose Job is gone)
     sentence: Sentence | None = None
 
     @property
@@ -352,28 +393,23 @@ class Campaign:
             return ""
         return f"{results_url.rstrip('/')}/{self.namespace}/{self.pipeline}"
 
-    def status_record_data(self, results_url: str = "", include_failures: bool = True) -> dict[str, str]:
-        """What the status ConfigMap should hold for this campaign (contracts §1): all strings."""
-        data = {
-            "phase": RECORD_PHASES.get(self.phase, self.phase),
-            "volumesTotal": str(self.counts.total),
-            "volumesDone": str(self.counts.done),
-            "volumesFailed": str(self.counts.failed),
-            "startedAt": _iso(self.started_at),
-            "finishedAt": _iso(self.finished_at),
-            "resultsBase": self.results_base(results_url),
-            "jobUid": self.job_uid,
-        }
-        if include_failures:
-            failed = [v for v in self.volumes if v.state == "failed"][:50]
-            if failed and not self.job_gone:
-                data["failedVolumes"] = json.dumps(
-                    [{"id": v.id, "reason": (v.reason.error if v.reason else "")} for v in failed],
-                    separators=(",", ":"),
-                    ensure_ascii=False,
-                )
-                data["failedVolumesJobUid"] = self.job_uid
-        return data
+    def status_record_data(self, results_url: str = "") -> dict[str, str]:
+        """What the status ConfigMap should hold for this campaign (contracts §1): all strings.
+
+        A split campaign has one status ConfigMap per part: use ``part_states`` for those.
+        """
+        base = self.results_base(results_url)
+        if len(self.part_states) == 1:
+            return self.part_states[0].status_record_data(base)
+        whole = PartState(
+            job=self.name,
+            job_uid=self.job_uid,
+            phase=self.phase,
+            counts=self.counts,
+            started_at=self.started_at,
+            finished_at=self.finished_at,
+        )
+        return whole.status_record_data(base)
 
 
 @dataclass
