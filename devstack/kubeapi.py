@@ -207,11 +207,12 @@ def _not_found(resource: Resource, name: str) -> ApiError:
 _PAGE_NOT_FOUND = "the server could not find the requested resource"
 
 
-@dataclass
+@dataclass(eq=False)
 class Fault:
     """A misbehaviour for requests whose path matches `pattern`. Remove it with `remove()`."""
 
     pattern: re.Pattern
+    method: str | None = None
     delay: float | None = None
     status: int | None = None
     drop: bool = False
@@ -287,6 +288,7 @@ class KubeDouble:
         """Start serving in a background thread; `port=0` picks a free port. Returns self."""
         if self._server is not None:
             return self
+        self._wake = threading.Event()
         server = ThreadingHTTPServer((host, port), _Handler)
         server.daemon_threads = True
         server.double = self
@@ -375,17 +377,29 @@ class KubeDouble:
         with self._lock:
             self._calls.clear()
 
-    def inject_fault(self, path_regex: str, *, delay=None, status=None, drop=False, times=None, retry_after=None):
+    def inject_fault(
+        self, path_regex: str, *, delay=None, status=None, drop=False, times=None, retry_after=None, method=None
+    ) -> Fault:
         """Misbehave for requests whose path (without query) matches `path_regex` (`re.search`).
 
         `delay` seconds pass before answering; then `drop` closes the connection without an answer,
         `status` answers a Status error of that code (429 carries `Retry-After`, 1 s unless
         `retry_after` says otherwise), or else the normal answer follows. `times` limits how many
-        requests are affected. The first matching fault wins. Returns a `Fault`; call `.remove()`.
+        requests are affected; `method` (e.g. "PATCH") limits the fault to one HTTP method. The first
+        matching fault wins. Returns a `Fault` (`.hits` counts the requests it took); call `.remove()`.
         """
         if status is not None and not 400 <= int(status) <= 599:
             raise ValueError("status must be an HTTP error code (400-599)")
-        fault = Fault(re.compile(path_regex), delay, status, drop, times, retry_after, _owner=self)
+        fault = Fault(
+            re.compile(path_regex),
+            method.upper() if method else None,
+            delay,
+            status,
+            drop,
+            times,
+            retry_after,
+            _owner=self,
+        )
         with self._lock:
             self._faults.append(fault)
         return fault
@@ -401,10 +415,10 @@ class KubeDouble:
             if fault in self._faults:
                 self._faults.remove(fault)
 
-    def _take_fault(self, path: str) -> Fault | None:
+    def _take_fault(self, method: str, path: str) -> Fault | None:
         with self._lock:
             for fault in self._faults:
-                if fault.pattern.search(path):
+                if fault.method in (None, method) and fault.pattern.search(path):
                     fault.hits += 1
                     if fault.times is not None:
                         fault.times -= 1
@@ -994,7 +1008,7 @@ class _Handler(BaseHTTPRequestHandler):
             double._calls.append((method, path, query))
             wake = double._wake
         try:
-            fault = double._take_fault(path)
+            fault = double._take_fault(method, path)
             if fault and fault.delay:
                 wake.wait(fault.delay)
             if fault and fault.drop:

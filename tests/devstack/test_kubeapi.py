@@ -4,9 +4,18 @@ import json
 
 import pytest
 import urllib3
+from hypothesis import given
+from hypothesis import strategies as st
 from kubernetes import client, config
 from kubernetes.client.rest import ApiException
 
+from devstack.kube_selectors import (
+    SelectorError,
+    json_patch,
+    merge_patch,
+    parse_field_selector,
+    parse_label_selector,
+)
 from devstack.kubeapi import KubeDouble
 
 NS = "htr-batch"
@@ -385,6 +394,27 @@ def test_dropped_once_is_retried_by_default(core, kube):
     assert names(core.list_namespaced_pod(NS, _request_timeout=(1, 2)).items) == ["p-1"]
 
 
+def test_fault_limited_to_one_method(core, kube):
+    kube.put(configmap("cm"))
+    kube.inject_fault(r"/configmaps/cm$", method="PATCH", status=500)
+    assert core.read_namespaced_config_map("cm", NS).metadata.name == "cm"
+    with pytest.raises(ApiException) as caught:
+        core.patch_namespaced_config_map("cm", NS, {"data": {"phase": "Done"}})
+    assert caught.value.status == 500
+    assert kube.get("v1", "ConfigMap", NS, "cm")["data"] == {}
+
+
+def test_removing_one_of_two_alike_faults_keeps_the_other(core, kube):
+    first = kube.inject_fault(r"/pods$", status=403)
+    second = kube.inject_fault(r"/pods$", status=403)
+    second.remove()
+    with pytest.raises(ApiException):
+        core.list_namespaced_pod(NS)
+    assert (first.hits, second.hits) == (1, 0)
+    first.remove()
+    assert core.list_namespaced_pod(NS).items == []
+
+
 def test_clear_faults_and_reset_restore_normal_answers(core, kube):
     kube.inject_fault(r".*", status=500)
     kube.clear_faults()
@@ -661,3 +691,49 @@ def test_context_manager_starts_and_stops(tmp_path):
         api_client.close()
     with pytest.raises(RuntimeError):
         double.url
+
+
+# -- the selector and patch helpers on their own -------------------------------------------------
+
+label_keys = st.sampled_from(["app", "tier", "kueue.x-k8s.io/job-uid", "h.example/x_y"])
+label_values = st.from_regex(r"[a-z0-9]([a-z0-9._-]{0,6}[a-z0-9])?", fullmatch=True)
+
+
+@given(labels=st.dictionaries(label_keys, label_values, max_size=4), key=label_keys, value=label_values)
+def test_equality_and_inequality_split_every_label_set(labels, key, value):
+    equal = parse_label_selector(f"{key}={value}").matches(labels)
+    not_equal = parse_label_selector(f"{key}!={value}").matches(labels)
+    assert equal == (labels.get(key) == value)
+    assert not_equal is not equal
+    assert parse_label_selector(f"{key} in ({value})").matches(labels) == equal
+    assert parse_label_selector(f"{key} notin ({value})").matches(labels) == not_equal
+
+
+def test_field_selector_values_may_escape_commas_and_equals():
+    selector = parse_field_selector(r"metadata.name=a\,b\=c,status.phase!=Failed")
+    assert selector.matches({"metadata.name": "a,b=c", "status.phase": "Running"})
+    assert not selector.matches({"metadata.name": "a,b=c", "status.phase": "Failed"})
+
+
+def test_merge_patch_follows_rfc_7386():
+    target = {"a": "b", "c": {"d": "e", "f": "g"}, "list": [1, 2]}
+    patch = {"a": "z", "c": {"f": None}, "list": [3], "new": {"x": None}}
+    assert merge_patch(target, patch) == {"a": "z", "c": {"d": "e"}, "list": [3], "new": {}}
+    assert target == {"a": "b", "c": {"d": "e", "f": "g"}, "list": [1, 2]}
+
+
+def test_json_patch_operations_and_failed_test():
+    document = {"data": {"a": "1"}, "items": ["x"]}
+    patched = json_patch(
+        document,
+        [
+            {"op": "add", "path": "/data/b", "value": "2"},
+            {"op": "remove", "path": "/data/a"},
+            {"op": "add", "path": "/items/-", "value": "y"},
+            {"op": "test", "path": "/items/1", "value": "y"},
+            {"op": "move", "from": "/data/b", "path": "/data/c"},
+        ],
+    )
+    assert patched == {"data": {"c": "2"}, "items": ["x", "y"]}
+    with pytest.raises(SelectorError):
+        json_patch(document, [{"op": "test", "path": "/data/a", "value": "other"}])
