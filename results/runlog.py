@@ -1,0 +1,247 @@
+"""Reading a volume's run log for the viewer. Pure: bytes in, plain values out.
+
+A run log is plain text written by the wrapper: Python logging lines (a time and a level), very
+frequent ``HTTP Request:`` lines, tracebacks, and a few lines the wrapper writes itself that say
+how the run ended (contracts §4). This module cleans lines (no control characters or ANSI codes
+survive), classifies them, groups them for display and tells whether the log has ended.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-byte ESC codes.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_TIME = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
+_LEVEL = r"DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL"
+_LOGGING_LINE = re.compile(
+    rf"^\[?(?P<time>{_TIME})\]?[ \t]*(?:[-|][ \t]*)?"
+    rf"(?:\[?(?P<level>{_LEVEL})\]?(?:[ \t]*[-|:][ \t]*|[ \t]+))?(?P<rest>.*)$"
+)
+_LEVEL_FIRST = re.compile(rf"^(?P<level>{_LEVEL}):(?P<rest>.*)$")
+_FINISHED = re.compile(r"\[[^\]]+\] COMPLETE \d+ pages \(\d+ processed, \d+ failed\) in [\d.]+s, viewer: ")
+_FAILED_FOR_GOOD = re.compile(r"\bpermanent failure in [a-z]+: |\btransient failure in [a-z]+ on the last attempt: ")
+_RETRY = re.compile(r"\btransient failure in [a-z]+: ")
+_RESUME = re.compile(r"\[[^\]]+\] resume: \d+ done, \d+ to process")
+_HTTP = re.compile(r"HTTP Request: ")
+_MODEL = re.compile(
+    r"\b(?:load(?:ing|ed)? (?:the )?(?:model|weights|checkpoint|processor|tokenizer)|model(?:s)? load|"
+    r"from_pretrained|safetensors|warm-?up|stage load)\b",
+    re.IGNORECASE,
+)
+_TRACEBACK_START = re.compile(
+    r"^Traceback \(most recent call last\):|^During handling of the above exception|"
+    r"^The above exception was the direct cause"
+)
+_TRACEBACK_BODY = re.compile(r"^(?:[ \t]+\S|\s*\^+\s*$|[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b)")
+
+TAIL_BYTES = 128 * 1024
+SEARCH_LIMIT = 500
+
+
+@dataclass
+class LogLine:
+    """One cleaned line. ``number`` is the line number in the whole log when known, else None."""
+
+    offset: int
+    number: int | None
+    text: str
+    time: str | None = None
+    level: str | None = None
+    message: str = ""
+    kind: str = "plain"
+
+    @property
+    def anchor(self) -> str:
+        return f"L{self.number}" if self.number is not None else f"at{self.offset}"
+
+    @property
+    def is_error(self) -> bool:
+        return self.kind in ("error", "failed")
+
+
+@dataclass
+class LogGroup:
+    """Consecutive lines shown together: ``kind`` is http, error, or the kind of a single line."""
+
+    kind: str
+    lines: list[LogLine] = field(default_factory=list)
+
+    @property
+    def first(self) -> LogLine:
+        return self.lines[0]
+
+
+def clean(text: str) -> str:
+    """Drop ANSI codes; keep what a carriage return left visible; show other controls as symbols."""
+    text = _ANSI.sub("", text)
+    if "\r" in text:
+        pieces = [p for p in text.split("\r") if p]
+        text = pieces[-1] if pieces else ""
+    return _CONTROL.sub(lambda m: chr(0x2400 + ord(m.group())) if ord(m.group()) < 32 else "\ufffd", text)
+
+
+def classify(text: str) -> tuple[str | None, str | None, str, str]:
+    """(time, level, message, kind) of one cleaned line."""
+    time = level = None
+    message = text
+    match = _LOGGING_LINE.match(text)
+    if match:
+        time, level, message = match.group("time"), match.group("level"), match.group("rest")
+    else:
+        match = _LEVEL_FIRST.match(text)
+        if match:
+            level, message = match.group("level"), match.group("rest")
+    if level == "WARN":
+        level = "WARNING"
+    return time, level, message, _kind(text, level)
+
+
+def _kind(text: str, level: str | None) -> str:
+    if _FINISHED.search(text):
+        return "finished"
+    if _FAILED_FOR_GOOD.search(text):
+        return "failed"
+    if _RETRY.search(text):
+        return "retry"
+    if _RESUME.search(text):
+        return "resume"
+    if _TRACEBACK_START.match(text):
+        return "traceback"
+    if level in ("ERROR", "CRITICAL", "FATAL"):
+        return "error"
+    if _HTTP.search(text):
+        return "http"
+    if level == "WARNING":
+        return "warning"
+    if _MODEL.search(text):
+        return "model"
+    return "plain"
+
+
+def end_of_run(text: str) -> str | None:
+    """'finished' or 'failed' when a line says the run is over for good, else None."""
+    if _FINISHED.search(text):
+        return "finished"
+    if _FAILED_FOR_GOOD.search(text):
+        return "failed"
+    return None
+
+
+def log_end_state(lines: list[LogLine]) -> str | None:
+    """How the log ended: the last end-of-run line wins (a retried run can log more after a failure)."""
+    for line in reversed(lines):
+        if line.kind in ("finished", "failed"):
+            return line.kind
+    return None
+
+
+def cut_at_line_start(data: bytes, start: int) -> tuple[bytes, int]:
+    """Drop a partial first line from a ranged read starting at byte ``start`` (unless at 0)."""
+    if start == 0:
+        return data, 0
+    newline = data.find(b"\n")
+    if newline < 0:
+        return b"", start + len(data)
+    return data[newline + 1 :], start + newline + 1
+
+
+def complete_lines(data: bytes) -> bytes:
+    """The part of freshly appended bytes that ends at a line end (the rest arrives later)."""
+    newline = data.rfind(b"\n")
+    tail = data[newline + 1 :]
+    if tail and end_of_run(tail.decode("utf-8", "replace")):
+        return data  # the last words of a run, written without a trailing newline
+    return data[: newline + 1]
+
+
+def split_lines(data: bytes, offset: int, first_number: int | None) -> list[LogLine]:
+    """Lines of ``data`` (which starts at byte ``offset`` of the log, on a line start)."""
+    lines = []
+    number = first_number
+    position = offset
+    raw_lines = data.split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()
+    for raw in raw_lines:
+        text = clean(raw.decode("utf-8", "replace"))
+        time, level, message, kind = classify(text)
+        lines.append(LogLine(position, number, text, time, level, message, kind))
+        position += len(raw) + 1
+        if number is not None:
+            number += 1
+    _mark_tracebacks(lines)
+    return lines
+
+
+def _mark_tracebacks(lines: list[LogLine]) -> None:
+    """A traceback's body and its final exception line belong to the error above them."""
+    inside = False
+    for line in lines:
+        if line.kind == "traceback":
+            inside = True
+            continue
+        if inside and line.time is None and line.level is None and _TRACEBACK_BODY.match(line.text):
+            line.kind = "traceback"
+            continue
+        inside = False
+
+
+def group_lines(lines: list[LogLine]) -> list[LogGroup]:
+    """Runs of HTTP request lines become one group; an error keeps its traceback with it."""
+    groups: list[LogGroup] = []
+    for line in lines:
+        last = groups[-1] if groups else None
+        if line.kind == "http" and last is not None and last.kind == "http":
+            last.lines.append(line)
+        elif line.kind == "traceback" and last is not None and last.kind in ("error", "failed", "retry"):
+            last.lines.append(line)
+        elif line.kind == "traceback":
+            groups.append(LogGroup("error", [line]))
+        else:
+            groups.append(LogGroup(line.kind, [line]))
+    return groups
+
+
+def count_lines(data: bytes) -> int:
+    return data.count(b"\n")
+
+
+@dataclass
+class SearchResult:
+    query: str
+    count: int
+    lines: list[tuple[LogLine, list[tuple[str, bool]]]]
+    truncated: bool
+
+
+def search(data: bytes, query: str, limit: int = SEARCH_LIMIT) -> SearchResult:
+    """Case-insensitive search through the whole log; each hit split into (text, is_match) pieces."""
+    needle = query.strip()
+    found: list[tuple[LogLine, list[tuple[str, bool]]]] = []
+    count = 0
+    if not needle:
+        return SearchResult(query, 0, [], False)
+    pattern = re.compile(re.escape(needle), re.IGNORECASE)
+    for line in split_lines(data, 0, 1):
+        hits = list(pattern.finditer(line.text))
+        if not hits:
+            continue
+        count += len(hits)
+        if len(found) < limit:
+            found.append((line, highlight(line.text, hits)))
+    return SearchResult(query, count, found, len(found) >= limit)
+
+
+def highlight(text: str, hits) -> list[tuple[str, bool]]:
+    pieces, position = [], 0
+    for hit in hits:
+        if hit.start() > position:
+            pieces.append((text[position : hit.start()], False))
+        pieces.append((hit.group(), True))
+        position = hit.end()
+    if position < len(text):
+        pieces.append((text[position:], False))
+    return pieces

@@ -1,0 +1,153 @@
+"""Reading ALTO: versions, units, polygons, hyphenation, and hostile files."""
+
+import pytest
+
+from devstack.content_layout import page_layout
+from devstack.content_xml import alto_variant, alto_xml
+from results.alto import MAX_ALTO_BYTES, AltoError, parse_alto, parse_points
+
+LAYOUT = page_layout("C0074512", 1)
+
+
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_every_alto_version_reads_the_same_lines(version):
+    page = parse_alto(alto_xml(LAYOUT, version=version))
+    assert page.version == version
+    assert [line.text for line in page.lines] == [line.text for line in LAYOUT.lines]
+    assert (page.width, page.height) == (LAYOUT.width, LAYOUT.height)
+
+
+def test_a_file_without_namespace_reads_by_local_names():
+    xml = b"""<alto><Layout><Page WIDTH="100" HEIGHT="50"><PrintSpace><TextBlock ID="b">
+      <TextLine ID="l1" HPOS="1" VPOS="2" WIDTH="30" HEIGHT="10"><String CONTENT="Hej" WC="0.5"/></TextLine>
+      </TextBlock></PrintSpace></Page></Layout></alto>"""
+    page = parse_alto(xml)
+    assert page.version is None and page.lines[0].text == "Hej"
+
+
+def test_polygons_come_from_the_file_in_pixels():
+    page = parse_alto(alto_xml(LAYOUT))
+    assert page.lines[0].points == tuple((float(x), float(y)) for x, y in LAYOUT.lines[0].polygon)
+    assert page.lines[0].polygon_from_file
+
+
+def test_both_point_formats_read_the_same():
+    assert parse_points("1,2 3,4 5,6") == parse_points("1 2 3 4 5 6") == ((1, 2), (3, 4), (5, 6))
+    commas = parse_alto(alto_xml(LAYOUT, points_style="commas"))
+    spaces = parse_alto(alto_xml(LAYOUT, points_style="spaces"))
+    assert [line.points for line in commas.lines] == [line.points for line in spaces.lines]
+
+
+@pytest.mark.parametrize("points", ["", "1,2 3,4", "1,2 3", "a,b c,d e,f", "1,2 3,4 nan,5", "1,2 3,4 inf,6"])
+def test_unusable_polygons_fall_back_to_the_box(points):
+    xml = f"""<alto><Layout><Page WIDTH="100" HEIGHT="50"><PrintSpace><TextBlock>
+      <TextLine HPOS="10" VPOS="20" WIDTH="30" HEIGHT="5"><Shape><Polygon POINTS="{points}"/></Shape>
+      <String CONTENT="x"/></TextLine></TextBlock></PrintSpace></Page></Layout></alto>""".encode()
+    line = parse_alto(xml).lines[0]
+    assert line.points == ((10, 20), (40, 20), (40, 25), (10, 25))
+    assert not line.polygon_from_file
+
+
+@pytest.mark.parametrize("unit, factor", [("mm10", 254 / 300), ("inch1200", 1200 / 300)])
+def test_other_units_keep_the_lines_in_the_same_place_on_the_page(unit, factor):
+    page = parse_alto(alto_variant(LAYOUT, unit))
+    assert page.unit == unit
+    assert page.width == pytest.approx(LAYOUT.width * factor, abs=1)
+    x, y = LAYOUT.lines[3].polygon[0]
+    px, py = page.lines[3].points[0]
+    # Shares of the page width/height are what the viewer draws: the same in every unit.
+    assert px / page.width == pytest.approx(x / LAYOUT.width, abs=0.002)
+    assert py / page.height == pytest.approx(y / LAYOUT.height, abs=0.002)
+
+
+def test_an_unknown_unit_is_read_as_pixels_with_a_sentence():
+    xml = b"<alto><Description><MeasurementUnit>furlong</MeasurementUnit></Description></alto>"
+    page = parse_alto(xml)
+    assert page.unit == "pixel" and any("furlong" in p for p in page.problems)
+
+
+HYPHENATED = b"""<?xml version="1.0"?>
+<alto xmlns="http://www.loc.gov/standards/alto/ns-v3#"><Layout><Page WIDTH="1000" HEIGHT="1000"><PrintSpace>
+<TextBlock ID="b1">
+ <TextLine ID="a" HPOS="0" VPOS="0" WIDTH="500" HEIGHT="40">
+  <String CONTENT="Bonden" WC="0.9"/><SP/><String CONTENT="Anders" WC="0.8"/><SP/>
+  <String CONTENT="Hem" SUBS_TYPE="HypPart1" SUBS_CONTENT="Hemmanet" WC="0.7"/><HYP CONTENT="\xc2\xac"/>
+ </TextLine>
+ <TextLine ID="b" HPOS="0" VPOS="50" WIDTH="500" HEIGHT="40">
+  <String CONTENT="manet" SUBS_TYPE="HypPart2" SUBS_CONTENT="Hemmanet" WC="0.6"/>
+ </TextLine>
+</TextBlock></PrintSpace></Page></Layout></alto>"""
+
+
+def test_hyphenation_keeps_the_line_as_written_and_the_whole_word():
+    first, second = parse_alto(HYPHENATED).lines
+    assert first.text == "Bonden Anders Hem\u00ac"
+    assert first.words[-1].subs_content == "Hemmanet" and second.words[0].subs_type == "HypPart2"
+    assert first.confidence == pytest.approx(0.8)
+    assert second.confidence_band() == "low"
+
+
+def test_plain_text_keeps_blocks_apart():
+    page = parse_alto(alto_xml(LAYOUT))
+    assert page.text().startswith(LAYOUT.blocks[0].lines[0].text + "\n\n")
+
+
+def test_a_page_with_no_lines_says_so():
+    page = parse_alto(alto_variant(LAYOUT, "empty"))
+    assert page.lines == [] and any("no text lines" in p for p in page.problems)
+
+
+def test_lines_outside_the_page_are_kept_and_named():
+    page = parse_alto(alto_variant(LAYOUT, "outside"))
+    assert page.lines_outside()
+    assert any("outside the page" in p for p in page.problems)
+    left, top, width, height = page.extent()
+    assert left + width > page.width or top + height > page.height or left < 0 or top < 0
+
+
+def test_hostile_text_is_kept_as_text():
+    page = parse_alto(alto_variant(LAYOUT, "hostile"))
+    assert any("<script>" in line.text for line in page.lines)
+
+
+def test_confidence_outside_zero_to_one_is_ignored():
+    xml = (
+        b'<alto><TextBlock><TextLine HPOS="0" VPOS="0" WIDTH="1" HEIGHT="1">'
+        b'<String CONTENT="a" WC="7"/></TextLine></TextBlock></alto>'
+    )
+    assert parse_alto(xml).lines[0].confidence is None
+
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE alto [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]>
+<alto><TextBlock><TextLine><String CONTENT="&c;"/></TextLine></TextBlock></alto>"""
+EXTERNAL = b"""<?xml version="1.0"?>
+<!DOCTYPE alto [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<alto><TextBlock><TextLine><String CONTENT="&secret;"/></TextLine></TextBlock></alto>"""
+
+
+@pytest.mark.parametrize("hostile", [BILLION_LAUGHS, EXTERNAL])
+def test_entities_are_refused_not_expanded(hostile):
+    with pytest.raises(AltoError) as refused:
+        parse_alto(hostile)
+    assert "entities" in refused.value.sentence
+
+
+def test_a_huge_file_is_refused_before_parsing():
+    with pytest.raises(AltoError) as refused:
+        parse_alto(b"<alto>" + b" " * MAX_ALTO_BYTES + b"</alto>")
+    assert "MiB" in refused.value.sentence
+
+
+@pytest.mark.parametrize("broken", [b"", b"<alto><Layout>", b"not xml at all", b"\xff\xfe<"])
+def test_malformed_xml_gets_a_sentence(broken):
+    with pytest.raises(AltoError) as refused:
+        parse_alto(broken)
+    assert "XML" in refused.value.sentence
+
+
+def test_xml_that_is_not_alto_says_what_it_is():
+    with pytest.raises(AltoError) as refused:
+        parse_alto(b"<PcGts/>")
+    assert "<PcGts>" in refused.value.sentence

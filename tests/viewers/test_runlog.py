@@ -1,0 +1,113 @@
+"""Reading run logs: cleaning, classifying, grouping, end of run, search."""
+
+import pytest
+
+from results import runlog
+
+LOG = b"""2026-12-02 10:00:00,001 INFO htrflow.wrapper: [C0074512] resume: 2 done, 2 to process
+2026-12-02 10:00:01,002 INFO htrflow.models: loading model Riksarkivet/trocr-base-handwritten-hist-swe-2
+2026-12-02 10:00:02,003 INFO httpx: HTTP Request: GET https://iiif.example/a "HTTP/1.1 200 OK"
+2026-12-02 10:00:02,004 INFO httpx: HTTP Request: GET https://iiif.example/b "HTTP/1.1 200 OK"
+2026-12-02 10:00:02,005 INFO httpx: HTTP Request: GET https://iiif.example/c "HTTP/1.1 200 OK"
+2026-12-02 10:00:03,006 WARNING htrflow.pipeline: page 0003 is very dark
+2026-12-02 10:00:04,007 ERROR htrflow.wrapper: page 0003 failed
+Traceback (most recent call last):
+  File "/app/wrapper.py", line 10, in run
+    fetch(url)
+RuntimeError: image fetch failed: HTTP 404
+2026-12-02 10:00:05,008 INFO htrflow.wrapper: [C0074512] COMPLETE 4 pages (2 processed, 1 failed) in 61.3s, viewer: https://x/iiif.json
+"""
+
+
+def lines():
+    return runlog.split_lines(LOG, 0, 1)
+
+
+def test_lines_are_numbered_and_carry_their_byte_offsets():
+    parsed = lines()
+    assert [line.number for line in parsed] == list(range(1, 13))
+    assert LOG[parsed[3].offset :].startswith(b"2026-12-02 10:00:02,004")
+    assert parsed[3].anchor == "L4"
+
+
+def test_time_and_level_are_read_from_logging_lines():
+    line = lines()[5]
+    assert (line.time, line.level, line.kind) == ("2026-12-02 10:00:03,006", "WARNING", "warning")
+    assert line.message == "htrflow.pipeline: page 0003 is very dark"
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("2026-01-01T10:00:00Z [INFO] httpx: HTTP Request: GET x", "http"),
+        ("INFO:httpx:HTTP Request: POST https://x", "http"),
+        ("2026-01-01 10:00:00 INFO loading model foo", "model"),
+        ("2026-01-01 10:00:00 ERROR boom", "error"),
+        ("2026-01-01 10:00:00 CRITICAL boom", "error"),
+        ("[V1] resume: 0 done, 12 to process", "resume"),
+        ("[V1] COMPLETE 3 pages (3 processed, 0 failed) in 12.5s, viewer: https://x", "finished"),
+        ("permanent failure in setup: manifest HTTP 404 — check the manifest URL", "failed"),
+        ("transient failure in stream on the last attempt: timeout", "failed"),
+        ("transient failure in stream: timeout", "retry"),
+        ("just words", "plain"),
+    ],
+)
+def test_lines_are_classified_by_kind(text, kind):
+    assert runlog.classify(text)[3] == kind
+
+
+def test_http_noise_collapses_and_an_error_keeps_its_traceback():
+    groups = runlog.group_lines(lines())
+    kinds = [(group.kind, len(group.lines)) for group in groups]
+    assert kinds == [("resume", 1), ("model", 1), ("http", 3), ("warning", 1), ("error", 5), ("finished", 1)]
+    assert groups[4].lines[-1].text == "RuntimeError: image fetch failed: HTTP 404"
+
+
+@pytest.mark.parametrize(
+    "last_line, state",
+    [
+        (b"[V] COMPLETE 2 pages (2 processed, 0 failed) in 3.0s, viewer: https://x\n", "finished"),
+        (b"2026-01-01 10:00:00 ERROR permanent failure in load: no model \xe2\x80\x94 fix the pipeline\n", "failed"),
+        (b"transient failure in stream on the last attempt: timeout\n", "failed"),
+        (b"transient failure in stream: timeout\n", None),
+        (b"2026-01-01 10:00:00 INFO still going\n", None),
+    ],
+)
+def test_the_end_of_a_run_is_recognised(last_line, state):
+    assert runlog.log_end_state(runlog.split_lines(b"start\n" + last_line, 0, 1)) == state
+
+
+def test_ansi_codes_and_controls_never_survive():
+    cleaned = runlog.clean("\x1b[31mred\x1b[0m \x1b]0;title\x07bell\x07 nul\x00 esc\x1b done")
+    assert "\x1b" not in cleaned and "\x00" not in cleaned and "\x07" not in cleaned
+    assert cleaned.startswith("red bell")
+    assert runlog.clean("10%\r50%\r100%") == "100%"
+
+
+def test_a_ranged_read_is_cut_at_a_line_start():
+    data = b"tail of a line\nsecond\nthird\n"
+    assert runlog.cut_at_line_start(data, 100) == (b"second\nthird\n", 115)
+    assert runlog.cut_at_line_start(data, 0) == (data, 0)
+
+
+def test_only_complete_lines_are_appended_unless_the_run_ended():
+    assert runlog.complete_lines(b"one\ntwo\npart") == b"one\ntwo\n"
+    ended = b"x\n[V] COMPLETE 1 pages (1 processed, 0 failed) in 1.0s, viewer: https://x"
+    assert runlog.complete_lines(ended) == ended
+
+
+def test_search_counts_and_highlights_every_match():
+    result = runlog.search(LOG, "http")
+    assert result.count == 14  # httpx, HTTP Request, https, HTTP/1.1 on 3 lines; HTTP 404; the viewer's https
+    line, pieces = result.lines[0]
+    assert line.number == 3
+    assert [text for text, hit in pieces if hit] == ["http", "HTTP", "http", "HTTP"]
+    assert "".join(text for text, _ in pieces) == line.text
+
+
+def test_search_for_nothing_finds_nothing():
+    assert runlog.search(LOG, "  ").count == 0
+
+
+def test_invalid_utf8_is_replaced_not_raised():
+    assert runlog.split_lines(b"ok \xff\xfe end\n", 0, 1)[0].text == "ok \ufffd\ufffd end"
