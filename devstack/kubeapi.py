@@ -567,7 +567,7 @@ class KubeDouble:
         return resource.versions
 
     def _route(self, path: str) -> Route:
-        segments = [unquote(s) for s in path.split("/") if s]
+        segments = [s for s in path.split("/") if s]  # the handler has decoded the path once
         if segments[:2] == ["api", "v1"]:
             group, version, rest = "", "v1", segments[2:]
         elif len(segments) >= 3 and segments[0] == "apis":
