@@ -69,7 +69,7 @@ def _is_served(key, segments):
     if len(segments) < 2:
         return False
     if any(key.startswith(prefix) for prefix in LEGACY_PREFIXES):
-        return len(segments) > 2
+        return len(segments) >= 4
     return segments[0] in served_namespaces()
 
 

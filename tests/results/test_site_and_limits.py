@@ -1,0 +1,117 @@
+"""The site's own origin, the client's address behind trusted proxies, and failed-login limits."""
+
+import pytest
+from django.test import RequestFactory
+
+from results import ratelimit
+from results.ratelimit import FailureCounter
+from results.site import client_address, normalise_origin, origin_is_own, site_origin
+
+factory = RequestFactory()
+
+
+def request_with(**meta):
+    return factory.post("/results/_login", **meta)
+
+
+def test_without_trusted_hops_forwarded_headers_are_ignored(settings):
+    settings.TRUSTED_HOPS = 0
+    request = request_with(
+        HTTP_HOST="htr.local:8000", HTTP_X_FORWARDED_HOST="evil.example", HTTP_X_FORWARDED_PROTO="https"
+    )
+    assert site_origin(request) == "http://htr.local:8000"
+
+
+def test_one_trusted_hop_makes_the_forwarded_address_the_sites_own(settings):
+    settings.TRUSTED_HOPS = 1
+    request = request_with(
+        HTTP_HOST="htrflow-web:8000",
+        HTTP_X_FORWARDED_HOST="htr.example.org",
+        HTTP_X_FORWARDED_PROTO="https",
+        HTTP_ORIGIN="https://htr.example.org",
+    )
+    assert site_origin(request) == "https://htr.example.org"
+    assert origin_is_own(request)
+
+
+def test_with_one_hop_a_client_supplied_forwarded_entry_is_not_believed(settings):
+    settings.TRUSTED_HOPS = 1
+    request = request_with(HTTP_X_FORWARDED_HOST="evil.example, htr.example.org", HTTP_X_FORWARDED_PROTO="http, https")
+    assert site_origin(request) == "https://htr.example.org"
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["http://testserver.evil", "https://testserver", "null", "", "http://testserver/path", "http://u@testserver"],
+)
+def test_a_foreign_or_odd_origin_is_not_the_sites_own(settings, origin):
+    settings.TRUSTED_HOPS = 0
+    assert not origin_is_own(request_with(HTTP_ORIGIN=origin))
+
+
+def test_default_ports_and_case_do_not_matter():
+    assert normalise_origin("HTTPS://Htr.Example.org:443") == "https://htr.example.org"
+    assert normalise_origin("http://localhost:8000") == "http://localhost:8000"
+
+
+def test_the_client_address_is_the_right_most_trusted_forwarded_entry(settings):
+    settings.TRUSTED_HOPS = 1
+    request = request_with(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="1.1.1.1, 203.0.113.9")
+    assert client_address(request) == "203.0.113.9"
+    settings.TRUSTED_HOPS = 2
+    assert client_address(request) == "1.1.1.1"
+
+
+def test_without_trusted_hops_the_client_cannot_choose_its_address(settings):
+    settings.TRUSTED_HOPS = 0
+    request = request_with(REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    assert client_address(request) == "198.51.100.7"
+
+
+def test_fewer_forwarded_entries_than_hops_fall_back_to_the_peer(settings):
+    settings.TRUSTED_HOPS = 2
+    request = request_with(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    assert client_address(request) == "10.0.0.2"
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_failure_counter_blocks_at_its_limit_until_the_window_ends():
+    clock = FakeClock()
+    counter = FailureCounter(clock)
+    limit = (3, 60)
+    for _ in range(3):
+        assert counter.blocked_for("x", limit) == 0
+        counter.fail("x", limit)
+    assert counter.blocked_for("x", limit) == 60
+    clock.now += 45
+    assert counter.blocked_for("x", limit) == 15
+    clock.now += 15
+    assert counter.blocked_for("x", limit) == 0
+
+
+def test_user_limit_sentences_name_the_limit_and_the_wait(settings):
+    settings.HTRFLOW_LOGIN_USER_LIMIT = (2, 120)
+    settings.HTRFLOW_LOGIN_ADDRESS_LIMIT = (100, 600)
+    ratelimit.record_failure("203.0.113.1", "Alice")
+    ratelimit.record_failure("203.0.113.2", "alice ")
+    refusal = ratelimit.check("203.0.113.3", "ALICE")
+    assert refusal.scope == "user"
+    assert "this user name" in refusal.sentence and "2 minutes" in refusal.sentence
+    ratelimit.record_success("alice")
+    assert ratelimit.check("203.0.113.3", "alice") is None
+
+
+def test_address_limit_sentences_name_the_address(settings):
+    settings.HTRFLOW_LOGIN_ADDRESS_LIMIT = (2, 30)
+    ratelimit.record_failure("203.0.113.1", "a")
+    ratelimit.record_failure("203.0.113.1", "b")
+    refusal = ratelimit.check("203.0.113.1", "c")
+    assert refusal.scope == "address"
+    assert refusal.sentence == "Too many failed logins from your address; wait 30 seconds before trying again."
