@@ -95,8 +95,8 @@ class ProgressReport:
 
 
 def _person(request) -> str:
-    account = getattr(request, "results_account", None)
-    user = getattr(account, "user", None) or getattr(account, "access_key", None) or ""
+    session = getattr(request, "results_session", None)
+    user = getattr(session, "user", None) or ""
     return hashlib.sha256(str(user).encode()).hexdigest()[:24]
 
 

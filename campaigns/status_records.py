@@ -29,9 +29,7 @@ def keep_current(reading: kube.Reading, campaigns) -> int:
         return 0
     from campaigns.projection import status_record_update
 
-    existing = {
-        (item.get("metadata") or {}).get("name"): item for item in reading.snapshot.status_records or []
-    }
+    existing = {(item.get("metadata") or {}).get("name"): item for item in reading.snapshot.status_records or []}
     written = 0
     for campaign in campaigns:
         if campaign.job_gone or campaign.is_split or not campaign.job_uid:

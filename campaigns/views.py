@@ -1,7 +1,428 @@
-"""Campaign pages. Placeholder until the campaign browser lands."""
+"""Campaign pages: read the cluster, project, render a page or the fragment a poll asks for.
 
+Views stay thin: `kube` reads, `projection` decides, `sentences` words, templates show. What is
+assembled here is presentation only: links, which volumes to ask progress for, polling intervals.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseStopPolling
+
+from campaigns import kube, progress, status_records
+from campaigns.models import Campaign, Volume, bounded
+
+DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
+VOLUME_PAGE = 200
+FAILURES_ON_CARD = 8
+ACTIVE_ON_CARD = 12
+POLL_SECONDS = 5
+POLL_SECONDS_STALE = 30
+WATCH_SECONDS = 15
+SEARCH_LIMIT = 64
+JOB_NAME_LABEL = "batch.kubernetes.io/job-name"
+INDEX_LABEL = "batch.kubernetes.io/job-completion-index"
+VOLUME_STATES = ("done", "failed", "active", "pending", "unknown")
 
 
+# --- reading -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ClusterState:
+    """Everything the cluster said, for every served namespace."""
+
+    campaigns: list[Campaign] = field(default_factory=list)
+    banners: list[str] = field(default_factory=list)  # an older snapshot is shown
+    problems: list[str] = field(default_factory=list)  # a namespace could not be read at all
+    stale: bool = False
+
+    @property
+    def nothing_read(self) -> bool:
+        return bool(self.problems) and not self.campaigns and len(self.problems) >= len(served_namespaces())
+
+
+def served_namespaces() -> list[str]:
+    return list(settings.HTRFLOW_NAMESPACES)
+
+
+def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
+    """Project the shared snapshot of each namespace; an unreadable cluster becomes sentences."""
+    from campaigns.projection import project, sort_campaigns
+
+    state = ClusterState()
+    for namespace in namespaces or served_namespaces():
+        try:
+            reading = kube.read_namespace(namespace)
+        except kube.ClusterUnavailable as trouble:
+            prefix = f"Namespace {namespace}: " if len(served_namespaces()) > 1 else ""
+            state.problems.append(prefix + trouble.sentence)
+            continue
+        campaigns = project(reading.snapshot, now)
+        status_records.keep_current(reading, campaigns)
+        state.campaigns.extend(campaigns)
+        banner = reading.banner(now)
+        if banner:
+            state.stale = True
+            if banner not in state.banners:
+                state.banners.append(banner)
+    state.campaigns = sort_campaigns(state.campaigns)
+    return state
+
+
+def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:
+    if namespace not in served_namespaces() or not DNS_LABEL.match(name or ""):
+        return None, ClusterState()
+    state = read_cluster(now, [namespace])
+    match = next((c for c in state.campaigns if c.name == name), None)
+    if match is None:
+        match = next((c for c in state.campaigns if name in c.parts), None)
+    return match, state
+
+
+# --- links ---------------------------------------------------------------------------------------
+
+
+def _url_for_key(key: str) -> str:
+    from results.keys import url_for_key
+
+    return url_for_key(key)
+
+
+def log_href(volume: Volume) -> str:
+    """The run-log viewer for a volume; live while it may still run, with its manifest once done."""
+    query = {"log": _url_for_key(volume.log_key)}
+    if volume.may_still_run:
+        query["live"] = "1"
+    if volume.state == "done":
+        query["manifest"] = _url_for_key(volume.manifest_key)
+    return "/log?" + urlencode(query)
+
+
+def detail_url(campaign: Campaign) -> str:
+    return reverse("campaign_detail", args=[campaign.namespace, campaign.name])
+
+
+def card_url(campaign: Campaign) -> str:
+    return reverse("campaign_card", args=[campaign.namespace, campaign.name])
+
+
+def dom_id(campaign: Campaign) -> str:
+    return f"card-{campaign.namespace}--{campaign.name}"
+
+
+# --- presenting a card ---------------------------------------------------------------------------
+
+
+@dataclass
+class VolumeRow:
+    volume: Volume
+    log_href: str
+    results_href: str = ""
+    progress: progress.VolumeProgress | None = None
+    progress_text: str = ""
+
+
+@dataclass
+class Card:
+    campaign: Campaign
+    dom_id: str
+    detail_url: str
+    card_url: str
+    show_namespace: bool
+    failures: list[VolumeRow]
+    more_failures: int
+    active: list[VolumeRow]
+    more_active: int
+    pages_done: int
+    pages_total: int
+    pages_failed: int
+    progress_sentence: str
+    polls: bool
+    poll_seconds: int
+    commands: list[str]
+    ops_facts: list[tuple[str, str]]
+
+    @property
+    def trouble_flag(self) -> str:
+        return "1" if self.campaign.in_trouble else "0"
+
+
+def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> VolumeRow:
+    from campaigns.sentences import progress_sentence
+
+    row = VolumeRow(volume, log_href(volume))
+    if volume.state == "done":
+        row.results_href = _url_for_key(volume.iiif_key)
+    if report is not None:
+        row.progress = report.get(volume.progress_key)
+        if row.progress is not None and row.progress.progress is not None:
+            row.progress_text = progress_sentence(row.progress.progress, now)
+    return row
+
+
+def operator_commands(campaign: Campaign) -> list[str]:
+    ns = campaign.namespace
+    jobs = campaign.parts or [campaign.name]
+    commands = []
+    for job in jobs:
+        if not campaign.job_gone:
+            commands.append(f"kubectl -n {ns} get job {job}")
+            commands.append(f"kubectl -n {ns} get pods -l {JOB_NAME_LABEL}={job} -L {INDEX_LABEL}")
+    if campaign.job_uid:
+        commands.append(f"kubectl -n {ns} get workloads -l kueue.x-k8s.io/job-uid={campaign.job_uid}")
+    if campaign.workload_name:
+        commands.append(f"kubectl -n {ns} describe workload {campaign.workload_name}")
+    if campaign.cluster_queue_name:
+        commands.append(f"kubectl get clusterqueue {campaign.cluster_queue_name} -o yaml")
+    if campaign.pipeline:
+        commands.append(f"kubectl -n {ns} get job htr-warmup-{campaign.pipeline}")
+        commands.append(f"kubectl -n {ns} logs job/htr-warmup-{campaign.pipeline} --tail=50")
+    commands.append(f"kubectl -n {ns} get configmap campaign-{jobs[0]} campaign-{jobs[0]}-status")
+    for sentence in (campaign.sentence, getattr(campaign.queue, "sentence", None)):
+        for command in getattr(sentence, "commands", ()) or ():
+            if command not in commands:
+                commands.append(command)
+    return commands
+
+
+def operator_facts(campaign: Campaign) -> list[tuple[str, str]]:
+    warmup = campaign.warmup
+    queue = campaign.queue
+    facts = [
+        ("Job" if len(campaign.parts) <= 1 else "Jobs", ", ".join(campaign.parts or [campaign.name])),
+        ("Job uid", campaign.job_uid),
+        ("Campaign file", campaign.campaign),
+        ("Workload", campaign.workload_name or (queue.workload_name if queue else "")),
+        ("LocalQueue", campaign.queue_name or (queue.queue_name if queue else "")),
+        ("ClusterQueue", campaign.cluster_queue_name or (queue.cluster_queue if queue else "")),
+        ("Priority class", campaign.priority_class),
+        ("Parallelism", str(campaign.parallelism) if campaign.parallelism else ""),
+        ("Pipeline", campaign.pipeline),
+        ("Pipeline sha256", campaign.pipeline_sha256),
+        ("Warm-up Job", warmup.job_name if warmup else ""),
+        ("Recipe sha256", warmup.recipe_sha256 if warmup else ""),
+        ("Cache directory", warmup.cache_dir if warmup else ""),
+        ("Warm-up marker", warmup.marker_path if warmup else ""),
+        ("Campaigns commit", campaign.record.commit),
+        ("Applied by", campaign.record.applied_by),
+        ("Applied at", campaign.record.applied_at),
+        ("Image", campaign.record.image_digest),
+        ("Results", campaign.results_prefix),
+    ]
+    return [(label, bounded(value, 300)) for label, value in facts if value]
+
+
+def build_card(request, campaign: Campaign, now, show_namespace: bool, stale: bool, read_budget: list[int]) -> Card:
+    """A card's presentation; `read_budget` is the progress reads still allowed in this request."""
+    failures = list(campaign.failures)
+    active = [v for v in campaign.volumes if v.state == "active"]
+    shown_active = active[:ACTIVE_ON_CARD]
+    report = None
+    if shown_active and read_budget[0] > 0:
+        keys = [v.progress_key for v in shown_active]
+        report = progress.read_progress(request, keys, now, limit=read_budget[0])
+        read_budget[0] -= min(len(keys), read_budget[0])
+    active_rows = [volume_row(v, report, now) for v in shown_active]
+    done = total = failed = 0
+    for row in active_rows:
+        if row.progress is not None and row.progress.progress is not None:
+            done += row.progress.progress.done
+            total += row.progress.progress.total
+            failed += row.progress.progress.failed
+    return Card(
+        campaign=campaign,
+        dom_id=dom_id(campaign),
+        detail_url=detail_url(campaign),
+        card_url=card_url(campaign),
+        show_namespace=show_namespace,
+        failures=[volume_row(v, None, now) for v in failures[:FAILURES_ON_CARD]],
+        more_failures=max(0, len(failures) - FAILURES_ON_CARD),
+        active=active_rows,
+        more_active=max(0, len(active) - ACTIVE_ON_CARD),
+        pages_done=done,
+        pages_total=total,
+        pages_failed=failed,
+        progress_sentence=report.card_sentence if report else "",
+        polls=not campaign.is_final,
+        poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
+        commands=operator_commands(campaign),
+        ops_facts=operator_facts(campaign),
+    )
+
+
+def build_cards(request, state: ClusterState, now) -> list[Card]:
+    budget = [progress.READS_PER_REQUEST]
+    several = len(served_namespaces()) > 1
+    return [build_card(request, c, now, several, state.stale, budget) for c in state.campaigns]
+
+
+def _shown(request) -> list[tuple[str, bool]]:
+    """What the reader's page shows, in order: (namespace/name, was in trouble)."""
+    shown = []
+    for value in request.GET.getlist("shown")[:1000]:
+        ident, _, flag = value.rpartition(":")
+        if ident:
+            shown.append((ident, flag == "1"))
+    return shown
+
+
+def _ident(campaign: Campaign) -> str:
+    return f"{campaign.namespace}/{campaign.name}"
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+@require_GET
+@vary_on_headers("HX-Request")
 def campaign_list(request):
-    return render(request, "campaigns/list.html", {"campaigns": []})
+    now = timezone.now()
+    state = read_cluster(now)
+    if request.htmx and request.GET.get("watch"):
+        return _watch(request, state, now)
+    cards = build_cards(request, state, now)
+    context = _list_context(state, cards, now)
+    if request.htmx and request.GET.get("fragment") == "list":
+        return render(request, "campaigns/list_body.html", context)
+    return render(request, "campaigns/list.html", context)
+
+
+def _list_context(state: ClusterState, cards: list[Card], now) -> dict:
+    phases: dict[str, int] = {}
+    for card in cards:
+        phases[card.campaign.phase] = phases.get(card.campaign.phase, 0) + 1
+    return {
+        "cards": cards,
+        "state": state,
+        "phase_counts": sorted(phases.items()),
+        "now": now,
+        "watch_seconds": WATCH_SECONDS,
+        "notice": "",
+    }
+
+
+def _watch(request, state: ClusterState, now):
+    """A list poll: add new campaigns, mark removed ones, and offer a re-sort instead of reordering.
+
+    A campaign newly in trouble may move: then the whole list comes back in the current order.
+    """
+    shown = _shown(request)
+    shown_ids = [ident for ident, _ in shown]
+    was_in_trouble = dict(shown)
+    current = {_ident(c): c for c in state.campaigns}
+    newly_troubled = [i for i, c in current.items() if c.in_trouble and i in was_in_trouble and not was_in_trouble[i]]
+    if newly_troubled:
+        cards = build_cards(request, state, now)
+        context = _list_context(state, cards, now)
+        context["oob_list"] = True
+        return render(request, "campaigns/watch.html", context)
+    new_campaigns = [c for i, c in current.items() if i not in was_in_trouble]
+    removed = [i for i in shown_ids if i not in current]
+    staying = [i for i in shown_ids if i in current]
+    order_now = [i for i in current if i in was_in_trouble]
+    budget = [progress.READS_PER_REQUEST]
+    several = len(served_namespaces()) > 1
+    new_cards = [build_card(request, c, now, several, state.stale, budget) for c in reversed(new_campaigns)]
+    notice = ""
+    if staying != order_now:
+        notice = "The order of the campaigns has changed since this page was loaded."
+    context = {
+        "new_cards": new_cards,
+        "removed_ids": [f"card-{i.replace('/', '--')}" for i in removed],
+        "notice": notice,
+        "state": state,
+        "watch_seconds": WATCH_SECONDS,
+    }
+    return render(request, "campaigns/watch.html", context)
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def campaign_card(request, namespace, name):
+    """One card, as its poll asks for it; a final (or vanished) card stops the poll with 286."""
+    now = timezone.now()
+    campaign, state = find_campaign(namespace, name, now)
+    if campaign is None:
+        context = {"namespace": namespace, "name": name, "dom_id": f"card-{namespace}--{name}", "state": state}
+        response = render(request, "campaigns/card_gone.html", context, status=200 if state.campaigns else 404)
+        if request.htmx:
+            return HttpResponseStopPolling(response.content)
+        return response
+    several = len(served_namespaces()) > 1
+    card = build_card(request, campaign, now, several, state.stale, [progress.READS_PER_REQUEST])
+    response = render(request, "campaigns/card.html", {"card": card, "now": now})
+    if request.htmx and not card.polls:
+        return HttpResponseStopPolling(response.content)
+    return response
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def campaign_detail(request, namespace, name):
+    now = timezone.now()
+    campaign, state = find_campaign(namespace, name, now)
+    if campaign is None:
+        return _not_found(request, namespace, name, state)
+    wanted_state = request.GET.get("state", "")
+    if wanted_state not in VOLUME_STATES:
+        wanted_state = ""
+    search = bounded(request.GET.get("q", ""), SEARCH_LIMIT)
+    offset = _whole(request.GET.get("offset"), 0, maximum=len(campaign.volumes))
+    volumes = [
+        v
+        for v in campaign.volumes
+        if (not wanted_state or v.state == wanted_state) and (not search or search.lower() in v.id.lower())
+    ]
+    page = volumes[offset : offset + VOLUME_PAGE]
+    active_keys = [v.progress_key for v in page if v.state == "active"]
+    report = progress.read_progress(request, active_keys, now) if active_keys else None
+    rows = [volume_row(v, report, now) for v in page]
+    next_offset = offset + VOLUME_PAGE if offset + VOLUME_PAGE < len(volumes) else None
+    several = len(served_namespaces()) > 1
+    card = build_card(request, campaign, now, several, state.stale, [progress.READS_PER_REQUEST])
+    base_query = {k: v for k, v in (("state", wanted_state), ("q", search)) if v}
+    context = {
+        "card": card,
+        "campaign": campaign,
+        "state": state,
+        "rows": rows,
+        "matching": len(volumes),
+        "offset": offset,
+        "next_url": (request.path + "?" + urlencode({**base_query, "offset": next_offset})) if next_offset else "",
+        "previous_url": (
+            request.path + "?" + urlencode({**base_query, "offset": max(0, offset - VOLUME_PAGE)}) if offset else ""
+        ),
+        "wanted_state": wanted_state,
+        "search": search,
+        "state_choices": [("", "All states")] + [(s, s.capitalize()) for s in VOLUME_STATES],
+        "progress_sentence": report.card_sentence if report else "",
+        "now": now,
+    }
+    if request.htmx and request.GET.get("fragment") == "rows":
+        return render(request, "campaigns/volume_rows.html", context)
+    return render(request, "campaigns/detail.html", context)
+
+
+def _not_found(request, namespace, name, state: ClusterState):
+    context = {"namespace": namespace, "name": name, "state": state}
+    if state.problems and not state.campaigns:
+        return render(request, "campaigns/not_found.html", {**context, "unreadable": True}, status=502)
+    return render(request, "campaigns/not_found.html", context, status=404)
+
+
+def _whole(value, default: int, maximum: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return max(0, min(number, maximum))

@@ -1,0 +1,201 @@
+"""The read API under /api/v1/: JSON from the same view models as the cards.
+
+Field names follow the existing read API so its scripts keep working; what this project adds
+(queue explanation, sentences, parts) lives under new keys. Answers are private and never cached.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+
+from campaigns import progress, views
+from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
+
+API_VERSION = "v1"
+PRODUCT_VERSION = "1.0.0"
+REAPED_DEFAULT = 20
+REAPED_MAX = 10_000
+LIMIT_DEFAULT = 1000
+LIMIT_MAX = 1000
+
+
+def _json(data, status: int = 200, headers: dict | None = None) -> JsonResponse:
+    response = JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "private, no-store"
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def _error(status: int, sentence: str) -> JsonResponse:
+    return _json({"error": sentence}, status=status)
+
+
+def read_only(view):
+    """GET (and HEAD) only; anything else is 405 in JSON, before CSRF can turn it into a 403."""
+
+    @csrf_exempt
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            response = _error(405, "This API only reads: use GET.")
+            response["Allow"] = "GET, HEAD"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _whole(value, default: int, maximum: int) -> int | None:
+    """A whole number from a query parameter within 0..maximum; None when it is not one."""
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        return None
+    if number < 0:
+        return None
+    return min(number, maximum)
+
+
+def _results_base(campaign: Campaign) -> str:
+    from results.keys import results_base
+
+    return campaign.results_base(results_base())
+
+
+def _warmup(campaign: Campaign) -> dict | None:
+    warmup = campaign.warmup
+    if warmup is None:
+        return None
+    data = {"phase": warmup.state}
+    if warmup.reason is not None:
+        data["reason"] = warmup.reason.as_api()
+    elif warmup.message:
+        data["reason"] = {"stage": None, "permanent": None, "error": warmup.message}
+    return data
+
+
+def summary(campaign: Campaign) -> dict:
+    return {
+        "namespace": campaign.namespace,
+        "name": campaign.name,
+        "campaign": campaign.campaign,
+        "pipeline": campaign.pipeline,
+        "phase": RECORD_PHASES.get(campaign.phase, campaign.phase),
+        "counts": campaign.counts.as_api(),
+        "suspended": campaign.suspended,
+        "createdAt": _iso(campaign.created_at) or None,
+        "startedAt": _iso(campaign.started_at) or None,
+        "finishedAt": _iso(campaign.finished_at) or None,
+        "resultsBase": _results_base(campaign),
+        "warmup": _warmup(campaign),
+        "jobGone": campaign.job_gone,
+        # additions of this project
+        "parts": list(campaign.parts),
+        "inTrouble": campaign.in_trouble,
+        "sentence": campaign.sentence.text if campaign.sentence else "",
+        "queue": campaign.queue.as_api() if campaign.queue else None,
+        "warmupSentence": campaign.warmup.sentence.text if campaign.warmup and campaign.warmup.sentence else "",
+    }
+
+
+def _source_url(volume: Volume) -> str | None:
+    source = volume.source or ""
+    if source.startswith("images:"):
+        first = source[len("images:") :].replace(",", " ").split()
+        return first[0] if first else None
+    return source or None
+
+
+def volume_json(volume: Volume, answer: progress.VolumeProgress | None) -> dict:
+    data = {
+        "index": volume.index,
+        "id": volume.id,
+        "state": volume.state,
+        "manifestUrl": views._url_for_key(volume.manifest_key),
+        "iiifUrl": views._url_for_key(volume.iiif_key),
+        "altoPrefix": views._url_for_key(volume.alto_prefix),
+        "logUrl": views._url_for_key(volume.log_key),
+        "sourceUrl": _source_url(volume),
+        "progress": answer.progress.as_api() if answer and answer.progress else None,
+        "forbidden": bool(answer and answer.forbidden),
+        "retrying": volume.retrying,
+        "sentence": volume.sentence.text if volume.sentence else "",
+    }
+    if volume.reason is not None:
+        data["reason"] = volume.reason.as_api()
+    return data
+
+
+@read_only
+def version(request):
+    return _json({"api": API_VERSION, "version": PRODUCT_VERSION, "name": "htrbrowser"})
+
+
+@read_only
+def jobs(request):
+    reaped_limit = _whole(request.GET.get("reaped"), REAPED_DEFAULT, REAPED_MAX)
+    if reaped_limit is None:
+        return _error(400, "reaped must be a whole number from 0 to 10000.")
+    now = timezone.now()
+    state = views.read_cluster(now)
+    if state.nothing_read:
+        return _error(502, " ".join(state.problems))
+    live = [c for c in state.campaigns if not c.job_gone]
+    reaped = [c for c in state.campaigns if c.job_gone]
+    reaped.sort(key=lambda c: c.finished_at or c.started_at or c.created_at or now.min.replace(tzinfo=now.tzinfo))
+    reaped.reverse()
+    shown = live + reaped[:reaped_limit]
+    return _json([summary(c) for c in shown], headers={"X-Reaped-Total": str(len(reaped))})
+
+
+@read_only
+def job_detail(request, namespace, name):
+    offset = _whole(request.GET.get("offset"), 0, 10**6)
+    limit = _whole(request.GET.get("limit"), LIMIT_DEFAULT, LIMIT_MAX)
+    if offset is None or limit is None:
+        return _error(400, "offset and limit must be whole numbers; limit is at most 1000.")
+    now = timezone.now()
+    if namespace not in views.served_namespaces() or not views.DNS_LABEL.match(name or ""):
+        return _error(404, "No campaign by that name in a namespace this site serves.")
+    campaign, state = views.find_campaign(namespace, name, now)
+    if campaign is None:
+        if state.problems and not state.campaigns:
+            return _error(502, " ".join(state.problems))
+        return _error(404, f"No campaign named {name} in namespace {namespace}.")
+    page = campaign.volumes[offset : offset + limit]
+    keys = [v.progress_key for v in page if v.state == "active"]
+    report = progress.read_progress(request, keys, now) if keys else progress.ProgressReport()
+    volumes = [volume_json(v, report.get(v.progress_key)) for v in page]
+    read = [r.progress for r in report.by_key.values() if r.progress is not None]
+    latest = max(read, key=lambda p: p.updated_at or now.min.replace(tzinfo=now.tzinfo), default=None)
+    data = summary(campaign)
+    data.update(
+        {
+            "pipelineSteps": [
+                {"step": s.name, "model": s.model, "revision": s.revision} for s in campaign.pipeline_steps
+            ],
+            "pipelineYaml": campaign.pipeline_yaml,
+            "latest": latest.as_api() if latest else None,
+            "failures": [
+                {"index": v.index, "id": v.id, "reason": v.reason.as_api() if v.reason else None}
+                for v in campaign.failures
+            ],
+            "failuresTruncated": campaign.failures_truncated,
+            "volumes": volumes,
+            "offset": offset,
+            "limit": limit,
+            "volumesTotal": len(campaign.volumes),
+            "pagesDone": sum(p.done for p in read),
+            "pagesTotal": sum(p.total for p in read),
+            "pagesFailed": sum(p.failed for p in read),
+            "progressSentence": report.card_sentence,
+        }
+    )
+    return _json(data)

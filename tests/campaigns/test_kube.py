@@ -1,0 +1,357 @@
+"""campaigns.kube against the Kubernetes API double, through the real `kubernetes` client over HTTP."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from campaigns import kube
+from devstack.kubeapi import KubeDouble
+
+NS = "htr-batch"
+H = "htrflow.riksarkivet.se/"
+
+
+# --- realistic objects, small ---------------------------------------------------------------------
+
+
+def campaign_job(name, uid, *, volumes=3, suspend=False, completed="", failed="", active=0, pipeline="swe-lines-v2"):
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {
+            "name": name,
+            "namespace": NS,
+            "uid": uid,
+            "creationTimestamp": "2026-09-24T07:58:09Z",
+            "labels": {
+                "app": "htrflow-batch",
+                H + "managed-by": "converter",
+                H + "campaign": name,
+                H + "pipeline": pipeline,
+                "kueue.x-k8s.io/queue-name": "htr-batch",
+            },
+        },
+        "spec": {
+            "suspend": suspend,
+            "completionMode": "Indexed",
+            "completions": volumes,
+            "parallelism": 2,
+            "backoffLimitPerIndex": 3,
+            "template": {
+                "spec": {
+                    "volumes": [
+                        {"name": "campaign", "configMap": {"name": f"campaign-{name}"}},
+                        {"name": "pipeline", "configMap": {"name": f"htr-pipeline-{pipeline}"}},
+                    ],
+                    "containers": [{"name": "wrapper", "resources": {"requests": {"cpu": "4"}}}],
+                }
+            },
+        },
+        "status": {
+            "startTime": None if suspend else "2026-09-24T07:58:14Z",
+            "active": active,
+            "completedIndexes": completed,
+            "failedIndexes": failed,
+        },
+    }
+
+
+def campaign_record(name, volume_ids, pipeline="swe-lines-v2"):
+    lines = "".join(f"{vid}\thttps://iiif.example.se/{vid}/manifest\n" for vid in volume_ids)
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": f"campaign-{name}",
+            "namespace": NS,
+            "labels": {H + "managed-by": "converter", H + "campaign": name, H + "pipeline": pipeline},
+        },
+        "data": {"volumes.txt": lines},
+    }
+
+
+def workload(job_name, job_uid, *, admitted=True):
+    conditions = (
+        [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved", "message": "reserved"}]
+        if admitted
+        else [{"type": "QuotaReserved", "status": "False", "reason": "Pending", "message": "insufficient quota"}]
+    )
+    return {
+        "apiVersion": "kueue.x-k8s.io/v1beta2",
+        "kind": "Workload",
+        "metadata": {"name": f"job-{job_name}-abcde", "namespace": NS, "labels": {"kueue.x-k8s.io/job-uid": job_uid}},
+        "spec": {"active": True, "queueName": "htr-batch", "podSets": [{"name": "main", "count": 2}]},
+        "status": {"conditions": conditions},
+    }
+
+
+def campaign_pod(job_name, index, phase="Running"):
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": f"{job_name}-{index}-x{index:04d}",
+            "namespace": NS,
+            "creationTimestamp": "2026-09-24T08:00:00Z",
+            "labels": {
+                "app": "htrflow-batch",
+                "batch.kubernetes.io/job-name": job_name,
+                "batch.kubernetes.io/job-completion-index": str(index),
+            },
+        },
+        "spec": {},
+        "status": {"phase": phase},
+    }
+
+
+def load_campaigns(double: KubeDouble, count: int, volumes: int = 3) -> None:
+    """`count` running campaigns, each with its record, Workload and one running pod per active index."""
+    for number in range(count):
+        name = f"campaign-{number:03d}"
+        uid = f"00000000-0000-4000-8000-{number:012d}"
+        double.put(campaign_job(name, uid, volumes=volumes, completed="0", active=2))
+        double.put(campaign_record(name, [f"V{number:03d}-{i:05d}" for i in range(volumes)]))
+        double.put(workload(name, uid))
+        double.put(campaign_pod(name, 1))
+        double.put(campaign_pod(name, 2))
+        double.put(campaign_pod(name, 0, phase="Succeeded"))
+
+
+# --- fixtures -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def running_double():
+    double = KubeDouble().start()
+    yield double
+    double.stop()
+
+
+@pytest.fixture
+def cluster(running_double, settings, tmp_path):
+    """An empty double; settings point at it; the shared snapshot cache is empty."""
+    running_double.reset()
+    settings.KUBECONFIG = str(running_double.write_kubeconfig(tmp_path / "kubeconfig"))
+    settings.HTRFLOW_NAMESPACES = [NS]
+    settings.HTRFLOW_KUBE_TIMEOUT = 0.5
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 30
+    kube.clear_cache()
+    yield running_double
+    running_double.clear_faults()
+    kube.clear_cache()
+
+
+def list_paths(double) -> list[str]:
+    return [path for method, path, _query in double.calls if method == "GET"]
+
+
+# --- tests ----------------------------------------------------------------------------------------
+
+
+def test_a_snapshot_holds_plain_camel_case_dicts_of_every_kind(cluster):
+    load_campaigns(cluster, 1)
+    cluster.put(
+        {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {
+                "name": "htr-warmup-swe-lines-v2",
+                "namespace": NS,
+                "labels": {"app": "htrflow-warmup", H + "managed-by": "converter", H + "pipeline": "swe-lines-v2"},
+            },
+            "spec": {},
+            "status": {"active": 1},
+        }
+    )
+    snapshot = kube.fetch_snapshot(NS)
+    assert [job["metadata"]["name"] for job in snapshot.jobs] == ["campaign-000"]
+    assert snapshot.jobs[0]["spec"]["completionMode"] == "Indexed"
+    assert snapshot.jobs[0]["status"]["completedIndexes"] == "0"
+    assert [job["metadata"]["name"] for job in snapshot.warmup_jobs] == ["htr-warmup-swe-lines-v2"]
+    assert [cm["metadata"]["name"] for cm in snapshot.records] == ["campaign-campaign-000"]
+    assert snapshot.records[0]["data"]["volumes.txt"].startswith("V000-00000\t")
+    assert snapshot.workloads[0]["metadata"]["labels"]["kueue.x-k8s.io/job-uid"].endswith("000000000000")
+    # Succeeded pods are not read: only the two running ones.
+    assert sorted(p["metadata"]["name"] for p in snapshot.pods) == ["campaign-000-1-x0001", "campaign-000-2-x0002"]
+    assert snapshot.cluster_queues == [] and snapshot.priority_classes == []
+
+
+def test_status_records_are_read_apart_from_campaign_records(cluster):
+    load_campaigns(cluster, 1)
+    cluster.put(
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {
+                "name": "campaign-campaign-000-status",
+                "namespace": NS,
+                "labels": {H + "campaign": "campaign-000", H + "kind": "status"},
+            },
+            "data": {"phase": "Running"},
+        }
+    )
+    snapshot = kube.fetch_snapshot(NS)
+    assert [cm["metadata"]["name"] for cm in snapshot.status_records] == ["campaign-campaign-000-status"]
+    assert [cm["metadata"]["name"] for cm in snapshot.records] == ["campaign-campaign-000"]
+
+
+def test_pods_are_read_page_by_page(cluster, monkeypatch):
+    monkeypatch.setattr(kube, "PAGE_SIZE", 3)
+    load_campaigns(cluster, 4)  # 8 unfinished pods
+    cluster.reset_calls()
+    snapshot = kube.fetch_snapshot(NS)
+    assert len(snapshot.pods) == 8
+    pod_calls = [q for m, p, q in cluster.calls if p.endswith("/pods")]
+    assert len(pod_calls) == 3
+    assert all(q.get("limit") == "3" for q in pod_calls)
+    assert "continue" in pod_calls[1] and "continue" in pod_calls[2]
+
+
+def test_an_expired_continue_token_starts_the_list_again(cluster, monkeypatch):
+    monkeypatch.setattr(kube, "PAGE_SIZE", 2)
+    load_campaigns(cluster, 2)
+    original = kube._call
+    expired_once = []
+
+    def expire_before_second_page(method, path, query=None, **kwargs):
+        if path.endswith("/pods") and any(k == "continue" for k, _ in query or []) and not expired_once:
+            expired_once.append(True)
+            cluster.expire_continue_tokens()
+        return original(method, path, query, **kwargs)
+
+    monkeypatch.setattr(kube, "_call", expire_before_second_page)
+    snapshot = kube.fetch_snapshot(NS)
+    assert len(snapshot.pods) == 4
+    assert expired_once
+
+
+def test_workloads_fall_back_to_v1beta1_on_an_older_cluster(cluster):
+    load_campaigns(cluster, 1)
+    cluster.kueue_v1beta2_enabled = False
+    cluster.reset_calls()
+    snapshot = kube.fetch_snapshot(NS)
+    assert len(snapshot.workloads) == 1
+    paths = list_paths(cluster)
+    assert f"/apis/kueue.x-k8s.io/v1beta2/namespaces/{NS}/workloads" in paths
+    assert f"/apis/kueue.x-k8s.io/v1beta1/namespaces/{NS}/workloads" in paths
+    assert "/apis/kueue.x-k8s.io/v1beta1/clusterqueues" in paths
+
+
+def test_cluster_queues_the_account_may_not_read_are_not_known_rather_than_an_error(cluster):
+    load_campaigns(cluster, 1)
+    cluster.inject_fault(r"/clusterqueues$", status=403)
+    cluster.inject_fault(r"/workloadpriorityclasses$", status=403)
+    snapshot = kube.fetch_snapshot(NS)
+    assert snapshot.cluster_queues is None
+    assert snapshot.priority_classes is None
+    assert len(snapshot.jobs) == 1
+
+
+def test_priority_classes_are_listed_by_name(cluster):
+    cluster.put(
+        {
+            "apiVersion": "kueue.x-k8s.io/v1beta2",
+            "kind": "WorkloadPriorityClass",
+            "metadata": {"name": "htr-bulk"},
+            "value": 0,
+        }
+    )
+    assert kube.fetch_snapshot(NS).priority_classes == ["htr-bulk"]
+
+
+def test_an_api_slower_than_the_timeout_is_cluster_unavailable_with_a_sentence(cluster):
+    cluster.inject_fault(r"/jobs$", delay=3)
+    started = time.monotonic()
+    with pytest.raises(kube.ClusterUnavailable) as raised:
+        kube.read_namespace(NS)
+    elapsed = time.monotonic() - started
+    assert "did not answer within 0.5 seconds" in raised.value.sentence
+    assert elapsed < 3  # one timeout, not the fault's delay nor urllib3's retries
+
+
+def test_a_refused_list_is_cluster_unavailable(cluster):
+    cluster.inject_fault(r"/configmaps$", status=500)
+    with pytest.raises(kube.ClusterUnavailable) as raised:
+        kube.fetch_snapshot(NS)
+    assert "500" in raised.value.sentence
+
+
+def test_a_missing_kubeconfig_is_a_sentence(settings, tmp_path):
+    kube.clear_cache()
+    settings.KUBECONFIG = str(tmp_path / "nowhere")
+    with pytest.raises(kube.ClusterUnavailable) as raised:
+        kube.read_namespace(NS)
+    assert "kubeconfig" in raised.value.sentence
+
+
+def test_requests_share_one_snapshot_for_the_snapshot_period(cluster):
+    load_campaigns(cluster, 1)
+    first = kube.read_namespace(NS)
+    calls = len(cluster.calls)
+    second = kube.read_namespace(NS)
+    assert second.snapshot is first.snapshot
+    assert len(cluster.calls) == calls
+    assert first.fresh and not second.fresh
+
+
+def test_the_snapshot_is_read_again_after_the_period(cluster, settings):
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0
+    load_campaigns(cluster, 1)
+    first = kube.read_namespace(NS)
+    second = kube.read_namespace(NS)
+    assert second.snapshot is not first.snapshot
+
+
+def test_when_the_api_goes_down_the_last_good_snapshot_is_served_with_a_banner(cluster, settings):
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0
+    load_campaigns(cluster, 2)
+    good = kube.read_namespace(NS)
+    assert good.unreachable_since is None and good.banner() is None
+    cluster.inject_fault(r".*", status=503)
+    stale = kube.read_namespace(NS)
+    assert stale.snapshot is good.snapshot
+    assert stale.unreachable_since is not None
+    banner = stale.banner()
+    assert banner.startswith("Could not reach the cluster since ")
+    assert "less than a minute ago" in banner
+    cluster.clear_faults()
+    recovered = kube.read_namespace(NS)
+    assert recovered.unreachable_since is None and recovered.snapshot is not good.snapshot
+
+
+def test_the_banner_says_since_when_in_minutes():
+    from datetime import UTC, datetime, timedelta
+
+    since = datetime(2026, 9, 24, 14, 2, tzinfo=UTC)
+    text = kube.stale_banner(since, since + timedelta(minutes=3, seconds=20))
+    assert "since 14:02 UTC (3 min ago)" in text
+
+
+def test_a_down_api_is_not_asked_again_by_every_request(cluster):
+    cluster.inject_fault(r".*", status=503)
+    with pytest.raises(kube.ClusterUnavailable):
+        kube.read_namespace(NS)
+    calls = len(cluster.calls)
+    with pytest.raises(kube.ClusterUnavailable):
+        kube.read_namespace(NS)
+    assert len(cluster.calls) == calls
+
+
+@pytest.mark.parametrize("campaigns", [2, 30])
+def test_the_number_of_api_calls_does_not_grow_with_the_campaigns(cluster, campaigns):
+    load_campaigns(cluster, campaigns)
+    cluster.reset_calls()
+    kube.fetch_snapshot(NS)
+    # jobs x2, configmaps x3, pods, workloads, localqueues, clusterqueues, priority classes, events
+    assert len(cluster.calls) == 11
+
+
+def test_status_config_maps_can_be_created_and_patched(cluster):
+    kube.create_config_map(
+        NS, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x-status"}, "data": {"phase": "Running"}}
+    )
+    kube.patch_config_map(NS, "x-status", {"data": {"volumesDone": "3"}})
+    stored = cluster.get("v1", "ConfigMap", NS, "x-status")
+    assert stored["data"] == {"phase": "Running", "volumesDone": "3"}
