@@ -1,0 +1,69 @@
+"""Every page and the read API need a results session; the login, static files and health do not."""
+
+import pytest
+
+from tests.fixtures.session import TEST_SERVER_ORIGIN
+
+
+@pytest.fixture(autouse=True)
+def key_file(session_key_file):
+    return session_key_file
+
+
+def test_a_page_without_a_session_redirects_to_login_with_next(client):
+    response = client.get("/?namespace=htr-batch")
+    assert response.status_code == 302
+    assert response["Location"] == "/login?next=/%3Fnamespace%3Dhtr-batch"
+
+
+def test_the_read_api_without_a_session_answers_401_json(client):
+    response = client.get("/api/campaigns")
+    assert response.status_code == 401
+    assert "Log in" in response.json()["error"]
+
+
+def test_an_htmx_request_without_a_session_is_sent_to_the_login_page(client):
+    response = client.get("/campaigns/x/card", HTTP_HX_REQUEST="true")
+    assert response.status_code == 401
+    assert response["HX-Redirect"] == "/login?next=/campaigns/x/card"
+    assert response.content == b""
+
+
+@pytest.mark.parametrize("path", ["/login", "/healthz", "/results/_session", "/static/css/app.css"])
+def test_exempt_paths_are_not_redirected(client, path):
+    response = client.get(path)
+    assert response.status_code != 302
+
+
+def test_with_a_session_pages_are_served_and_show_who_is_logged_in(results_client, settings, store):
+    settings.TEMPLATES = [
+        {
+            **settings.TEMPLATES[0],
+            "OPTIONS": {
+                "context_processors": [
+                    *settings.TEMPLATES[0]["OPTIONS"]["context_processors"],
+                    "results.context.results_user",
+                ]
+            },
+        }
+    ]
+    response = results_client.get("/logout")
+    assert response.status_code == 200
+    assert store.accounts["full"].username in response.content.decode()
+
+
+def test_a_cookie_that_no_longer_opens_is_cleared_on_the_redirect(client):
+    client.cookies["htrflow_session"] = "forged-value"
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response.cookies["htrflow_session"]["max-age"] == 0
+
+
+def test_logging_out_through_the_page_ends_access_to_pages_and_files(results_client, store, store_prefix):
+    key = store_prefix + "p.json"
+    store.put(key, b"{}", "application/json")
+    assert results_client.get(f"/results/{key}").status_code == 200
+    response = results_client.post("/logout", HTTP_ORIGIN=TEST_SERVER_ORIGIN)
+    assert (response.status_code, response["Location"]) == (303, "/login")
+    assert results_client.get("/").status_code == 302
+    assert results_client.get(f"/results/{key}").status_code == 401
