@@ -108,12 +108,12 @@ def volume_sentence(volume: Volume, namespace: str = "") -> Sentence:
     if volume.reason is not None and volume.state in ("failed", "active", "pending", "unknown"):
         final = volume.state == "failed"
         return reason_sentence(volume.reason, final=final, volume=volume, namespace=namespace)
-    if volume.malformed:
+    if volume.malformed and volume.state not in ("done", "active"):
         return Sentence(
-            f"Line {volume.index + 1} of this campaign's volume list could not be read, so this volume cannot run. "
-            "Correct the volume in a new campaign.",
+            f"The campaign's volume list has no readable line {volume.index + 1}, so this volume's name is not known "
+            "here and it may not run. If it is missing from the campaign file, add it to a new campaign.",
             detail=f"volumes.txt line {volume.index + 1}: expected '<volume id><TAB><source>'",
-            tone="bad",
+            tone="warn",
         )
     if volume.state == "done":
         return Sentence("Done.", tone="ok")
@@ -382,10 +382,12 @@ def warmup_sentence(warmup: Warmup, namespace: str = "") -> Sentence:
         )
     if warmup.state == "missing":
         return Sentence(
-            f"There is no model cache warm-up for {pipeline}, so its volumes wait for a marker nobody writes and give "
-            f"up after 15 minutes. Apply the campaigns again to create the warm-up Job {job}.",
+            f"There is no model cache warm-up for {pipeline}. If its cache was not filled before, its volumes wait for "
+            f"a marker nobody writes and give up after 15 minutes. Applying the campaigns again creates the warm-up "
+            f"Job {job}.",
             detail=detail,
-            tone="bad",
+            commands=(f"kubectl {ns}get jobs -l app=htrflow-warmup",),
+            tone="warn",
         )
     if warmup.state == "failed":
         message = bounded(warmup.message, QUOTE_LIMIT)
@@ -618,7 +620,7 @@ def campaign_sentence(campaign: Campaign) -> Sentence:
         if counts.failed:
             text += f" {_plural(counts.failed, 'volume')} failed for good; see the problems below."
         tone = "warn" if counts.failed else "info"
-        if campaign.warmup is not None and campaign.warmup.state in ("failed", "missing"):
+        if campaign.warmup is not None and campaign.warmup.state == "failed":
             text += " The model cache is not ready, so volumes cannot start; see the warm-up."
             tone = "bad"
         return Sentence(text, detail=_job_detail(campaign), tone=tone)
