@@ -22,9 +22,9 @@ DESCENDING = set("fgjpqyz,;")
 WIDE = set("mwMW")
 NARROW = set("iltfrj.,:;'!")
 
-ASCENT = 0.46  # ascender height, as a share of the line pitch
-XHEIGHT = 0.19
-DESCENT = 0.22
+ASCENT = 0.5  # ascender height, as a share of the line pitch
+XHEIGHT = 0.23
+DESCENT = 0.25
 
 
 @dataclass(frozen=True)
