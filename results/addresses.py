@@ -15,6 +15,8 @@ from urllib.parse import quote, unquote, urlsplit
 
 from django.conf import settings
 
+from results import keys
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 OPERATOR_FIX = (
     "If the link came from a run, the run was published under a different base than this site reads: "
@@ -157,14 +159,7 @@ def _normalised_segments(path: str) -> list[str]:
 def _check_key(key: str) -> None:
     if key.endswith("/") or not key:
         raise AddressRefused("The address names a folder, not a file.", fix="")
-    try:
-        from results import keys
-    except ImportError:  # the key rules land with the results proxy
-        return
-    validate = getattr(keys, "validate_key", None) or getattr(keys, "check_key", None)
-    if validate is None:
-        return
-    try:
-        validate(key)
-    except ValueError as error:
-        raise AddressRefused(f"The address does not name a results file this site may read: {error}") from None
+    if not keys.is_valid_key(key):
+        raise AddressRefused(
+            "The address is under the results base but does not name a file in a namespace this site serves.",
+        )

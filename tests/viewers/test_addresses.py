@@ -71,6 +71,12 @@ def test_hostile_addresses_are_refused_with_a_sentence(address, words):
     assert words in refused.value.sentence
 
 
+def test_keys_outside_the_served_namespaces_are_refused():
+    with pytest.raises(AddressRefused) as refused:
+        key(BASE + "/other-namespace/p/v/iiif.json")
+    assert "namespace" in refused.value.sentence
+
+
 def test_a_refusal_names_the_operator_fix():
     with pytest.raises(AddressRefused) as refused:
         key("https://other.example/results/a/b")
@@ -80,8 +86,8 @@ def test_a_refusal_names_the_operator_fix():
 def test_an_empty_setting_means_this_sites_own_results(rf, settings):
     settings.HTRFLOW_RESULTS_URL = ""
     request = rf.get("/log", HTTP_HOST="testserver")
-    assert key_for_address("http://testserver/results/ns/a.txt", request) == "ns/a.txt"
-    assert key_for_address("/results/ns/a.txt", request) == "ns/a.txt"
+    assert key_for_address("http://testserver/results/htr-batch/a.txt", request) == "htr-batch/a.txt"
+    assert key_for_address("/results/htr-batch/a.txt", request) == "htr-batch/a.txt"
     with pytest.raises(AddressRefused):
         key_for_address("http://elsewhere/results/ns/a.txt", request)
 
@@ -145,5 +151,5 @@ def test_keys_round_trip_through_their_urls(parts):
     parts = [p for p in parts if p not in (".", "..")]
     if not parts:
         return
-    name = "/".join(parts)
+    name = "htr-batch/" + "/".join(parts)
     assert key(results_base().url_for_key(name)) == name

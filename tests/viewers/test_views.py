@@ -1,0 +1,151 @@
+"""The viewers' pages through Django's client, reading the store double with a person's session."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from devstack.content import alto_variant, alto_xml, big_run_log, iiif_json, manifest_json, page_layout, run_log
+from results import reader as reader_module
+from tests.fixtures.session import login_as
+
+START = datetime(2026, 12, 2, 10, tzinfo=UTC)
+
+
+@pytest.fixture
+def volume(store, store_prefix, settings):
+    """A finished volume with a failed page, under a fresh prefix: returns a dict of addresses."""
+    settings.HTRFLOW_RESULTS_URL = "http://testserver/results"
+    base = f"{store_prefix}p/V1"
+    log = run_log("V1", "p", pages=4, failed_pages=[3], outcome="complete", start=START)
+    store.put(f"{base}.txt", log)
+    store.put(f"{base}/manifest.json", manifest_json("V1", "p", pages=4, failed_pages=[3]))
+    store.put(
+        f"{base}/iiif.json",
+        iiif_json("V1", "p", pages=4, results_url="http://testserver/results", namespace=store.namespace),
+    )
+    for page in (1, 2, 4):
+        store.put(f"{base}/alto/{page:04d}.xml", alto_xml(page_layout("V1", page)))
+    url = "http://testserver/results/"
+    return {
+        "base": base,
+        "log": url + base + ".txt",
+        "manifest": url + base + "/manifest.json",
+        "alto": url + base + "/alto/0001.xml",
+        "text": log,
+    }
+
+
+def test_the_log_opens_with_its_lines_numbered_and_grouped(results_client, volume):
+    page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert 'id="L1"' in page and "HTTP requests" in page
+    assert "COMPLETE 4 pages" in page and ">finished<" in page
+
+
+def test_control_codes_and_markup_in_a_log_are_inert(results_client, store, volume):
+    store.put(volume["base"] + ".txt", "2026-12-02 10:00:00 INFO \x1b[31m<script>alert(1)</script>\x1b[0m\x00\n")
+    page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert" not in page and "\x1b" not in page and "\x00" not in page
+
+
+def test_the_summary_comes_from_the_manifest_with_a_pages_table(results_client, volume):
+    page = results_client.get("/log", {"log": volume["log"], "manifest": volume["manifest"]}).content.decode()
+    assert "3 ok · 1 failed · 0 skipped" in page
+    assert "/alto?src=http%3A%2F%2Ftestserver%2Fresults%2F" in page and "0001.xml" in page
+
+
+def test_search_counts_matches_in_the_whole_log(results_client, volume):
+    page = results_client.get("/log", {"log": volume["log"], "q": "page 0002"}).content.decode()
+    expected = volume["text"].count("page 0002")
+    assert f"{expected} match" in page and "<mark>page 0002</mark>" in page
+
+
+def test_a_refused_address_says_why_and_how_to_fix_it(results_client, volume):
+    response = results_client.get("/log", {"log": "http://testserver/results-evil/x.txt"})
+    assert response.status_code == 400
+    assert "not under the results base" in response.content.decode()
+    assert "resultsUrl" in response.content.decode()
+
+
+def test_a_missing_log_has_its_own_sentence(results_client, volume):
+    response = results_client.get("/log", {"log": volume["log"].replace("V1.txt", "nope.txt")})
+    assert response.status_code == 404 and "no run log at this address" in response.content.decode()
+
+
+def test_an_account_that_may_not_read_gets_told(client, store, session_key_file, volume):
+    login_as(client, store.accounts["outsider"])
+    response = client.get("/log", {"log": volume["log"]})
+    assert response.status_code == 403 and "may not read this run log" in response.content.decode()
+
+
+def test_a_large_log_opens_at_its_tail_reading_only_part_of_it(results_client, store, volume, monkeypatch):
+    big = big_run_log("V1", "p", start=START)
+    store.put(volume["base"] + ".txt", big)
+    read = []
+    original = reader_module.ResultsReader.get
+
+    def counting(self, key, **kwargs):
+        blob = original(self, key, **kwargs)
+        read.append(len(blob.body))
+        return blob
+
+    monkeypatch.setattr(reader_module.ResultsReader, "get", counting)
+    page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert len(big.encode()) > 4_000_000
+    assert sum(read) <= 256 * 1024
+    assert big.rstrip("\n").rsplit("\n", 1)[-1][-30:].replace("'", "&#x27;") in page
+    assert "Show earlier lines" in page
+
+
+def test_show_earlier_returns_the_lines_just_above(results_client, volume):
+    text = volume["text"].encode()
+    before = text.index(b"\n", len(text) // 2) + 1
+    fragment = results_client.get("/log/earlier", {"log": volume["log"], "before": before}).content.decode()
+    assert "afterbegin:#log-lines" in fragment and "Start of the log." in fragment
+
+
+def test_live_polling_appends_and_stops_at_the_end(results_client, store, volume):
+    first = "2026-12-02 10:00:00,000 INFO htrflow.wrapper: starting\n"
+    store.put(volume["base"] + ".txt", first)
+    page = results_client.get("/log", {"log": volume["log"], "live": "1"}).content.decode()
+    assert 'hx-trigger="every 3s"' in page
+    second = "2026-12-02 10:00:05,000 INFO htrflow.wrapper: page 0001 ok\n"
+    store.append(volume["base"] + ".txt", second)
+    more = results_client.get("/log/more", {"log": volume["log"], "after": len(first), "line": 2})
+    assert more.status_code == 200 and 'id="L2"' in more.content.decode() and "page 0001 ok" in more.content.decode()
+    store.append(volume["base"] + ".txt", "permanent failure in load: no model — fix the pipeline\n")
+    done = results_client.get("/log/more", {"log": volume["log"], "after": len(first) + len(second), "line": 3})
+    assert done.status_code == 286 and ">failed<" in done.content.decode()
+
+
+def test_the_alto_page_draws_polygons_and_text(results_client, volume):
+    page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    layout = page_layout("V1", 1)
+    first = layout.lines[0]
+    points = " ".join(f"{x},{y}" for x, y in first.polygon)
+    assert f'points="{points}"' in page
+    assert 'href="https://iiif.arkiv.example.se/iiif/V1/1/full/' in page
+    assert 'id="L1"' in page and "Next page" in page
+
+
+def test_hostile_alto_text_is_shown_as_text(results_client, store, volume):
+    store.put(volume["base"] + "/alto/0001.xml", alto_variant(page_layout("V1", 1), "hostile"))
+    page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
+
+
+def test_malformed_alto_gets_a_sentence_and_the_raw_xml(results_client, store, volume):
+    store.put(volume["base"] + "/alto/0001.xml", b"<alto><Layout>")
+    response = results_client.get("/alto", {"src": volume["alto"]})
+    assert response.status_code == 200 and "not well-formed XML" in response.content.decode()
+
+
+def test_the_plain_text_downloads(results_client, volume):
+    response = results_client.get("/alto/text", {"src": volume["alto"]})
+    assert response["Content-Disposition"].startswith("attachment")
+    assert page_layout("V1", 1).lines[0].text in response.content.decode()
+
+
+def test_without_a_session_the_viewer_sends_people_to_log_in(client, volume, session_key_file):
+    response = client.get("/log", {"log": volume["log"]})
+    assert response.status_code == 302 and response["Location"].startswith("/login?next=/log")
