@@ -156,7 +156,8 @@ def logout_page(request):
         response = HttpResponseRedirect("/login", status=303)
         session.end(response, request)
         return response
-    response = render(request, "results/logout.html", {})
+    current = getattr(request, "results_session", None)
+    response = render(request, "results/logout.html", {"results_user": current.user if current else ""})
     response["Cache-Control"] = "private, no-store"
     return response
 
