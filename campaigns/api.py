@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -23,8 +24,18 @@ LIMIT_DEFAULT = 1000
 LIMIT_MAX = 1000
 
 
+class _InertJSONEncoder(DjangoJSONEncoder):
+    """JSON with <, > and & escaped, so no text in it can ever be read as markup."""
+
+    def encode(self, o):
+        text = super().encode(o)
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def _json(data, status: int = 200, headers: dict | None = None) -> JsonResponse:
-    response = JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(
+        data, status=status, safe=False, encoder=_InertJSONEncoder, json_dumps_params={"ensure_ascii": False}
+    )
     response["Cache-Control"] = "private, no-store"
     for name, value in (headers or {}).items():
         response[name] = value

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -75,18 +76,30 @@ def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
             state.stale = True
             if banner not in state.banners:
                 state.banners.append(banner)
-    state.campaigns = sort_campaigns(state.campaigns)
+    state.campaigns = sort_campaigns(state.campaigns, now)
     return state
 
 
 def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:
+    """One campaign, projected alone (a poll costs one campaign's work, not the whole list's)."""
+    from campaigns.projection import project_one
+
+    state = ClusterState()
     if namespace not in served_namespaces() or not DNS_LABEL.match(name or ""):
-        return None, ClusterState()
-    state = read_cluster(now, [namespace])
-    match = next((c for c in state.campaigns if c.name == name), None)
-    if match is None:
-        match = next((c for c in state.campaigns if name in c.parts), None)
-    return match, state
+        return None, state
+    try:
+        reading = kube.read_namespace(namespace)
+    except kube.ClusterUnavailable as trouble:
+        state.problems.append(trouble.sentence)
+        return None, state
+    banner = reading.banner(now)
+    if banner:
+        state.stale = True
+        state.banners.append(banner)
+    campaign = project_one(reading.snapshot, name, now)
+    if campaign is not None:
+        state.campaigns.append(campaign)
+    return campaign, state
 
 
 # --- links ---------------------------------------------------------------------------------------
@@ -342,6 +355,7 @@ def _watch(request, state: ClusterState, now):
         "notice": notice,
         "state": state,
         "watch_seconds": WATCH_SECONDS,
+        "now": now,
     }
     return render(request, "campaigns/watch.html", context)
 
@@ -352,9 +366,11 @@ def campaign_card(request, namespace, name):
     """One card, as its poll asks for it; a final (or vanished) card stops the poll with 286."""
     now = timezone.now()
     campaign, state = find_campaign(namespace, name, now)
+    if campaign is None and state.problems:
+        return HttpResponse(" ".join(state.problems), status=502, content_type="text/plain; charset=utf-8")
     if campaign is None:
         context = {"namespace": namespace, "name": name, "dom_id": f"card-{namespace}--{name}", "state": state}
-        response = render(request, "campaigns/card_gone.html", context, status=200 if state.campaigns else 404)
+        response = render(request, "campaigns/card_gone.html", context, status=404)
         if request.htmx:
             return HttpResponseStopPolling(response.content)
         return response

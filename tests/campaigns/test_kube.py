@@ -74,7 +74,10 @@ def campaign_record(name, volume_ids, pipeline="swe-lines-v2"):
 
 def workload(job_name, job_uid, *, admitted=True):
     conditions = (
-        [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved", "message": "reserved"}]
+        [
+            {"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved", "message": "reserved"},
+            {"type": "Admitted", "status": "True", "reason": "Admitted", "message": "The workload is admitted"},
+        ]
         if admitted
         else [{"type": "QuotaReserved", "status": "False", "reason": "Pending", "message": "insufficient quota"}]
     )
@@ -83,7 +86,7 @@ def workload(job_name, job_uid, *, admitted=True):
         "kind": "Workload",
         "metadata": {"name": f"job-{job_name}-abcde", "namespace": NS, "labels": {"kueue.x-k8s.io/job-uid": job_uid}},
         "spec": {"active": True, "queueName": "htr-batch", "podSets": [{"name": "main", "count": 2}]},
-        "status": {"conditions": conditions},
+        "status": {"conditions": conditions, **({"admission": {"clusterQueue": "htr-batch-cq"}} if admitted else {})},
     }
 
 

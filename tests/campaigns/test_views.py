@@ -1,0 +1,289 @@
+"""Campaign pages through Django's test client: the cluster is the API double, results the store double."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+
+import pytest
+
+from campaigns import kube as kube_module
+from campaigns import progress as progress_module
+from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
+
+HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+
+
+@pytest.fixture
+def cluster(kube, settings):
+    """The emptied API double, one namespace served, a fresh snapshot on every request."""
+    yield from prepared_cluster(kube, settings)
+
+
+def prepared_cluster(kube, settings):
+    settings.HTRFLOW_NAMESPACES = [NS]
+    settings.HTRFLOW_RESULTS_NAMESPACE = NS
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0
+    settings.HTRFLOW_KUBE_TIMEOUT = 1.0
+    settings.HTRFLOW_WRITE_STATUS = False
+    kube_module.clear_cache()
+    from django.core.cache import cache
+
+    cache.clear()
+    yield kube
+    kube_module.clear_cache()
+
+
+def failed_pod(job_name, index, message, *, exit_code=13):
+    pod = campaign_pod(job_name, index, phase="Failed")
+    pod["status"]["containerStatuses"] = [
+        {"name": "wrapper", "state": {"terminated": {"exitCode": exit_code, "reason": "Error", "message": message}}}
+    ]
+    return pod
+
+
+def add_campaign(double, name, *, volume_ids, pipeline="swe-lines-v2", **job):
+    uid = str(uuid.uuid4())
+    double.put(campaign_job(name, uid, volumes=len(volume_ids), pipeline=pipeline, **job))
+    double.put(campaign_record(name, volume_ids, pipeline=pipeline))
+    double.put(workload(name, uid, admitted=not job.get("suspend")))
+    return uid
+
+
+def page_text(response) -> str:
+    return response.content.decode()
+
+
+# --- the list ---------------------------------------------------------------------------------------
+
+
+def test_the_list_shows_a_card_per_campaign_with_its_state_and_counts(cluster, results_client):
+    add_campaign(cluster, "parish-records-1870", volume_ids=["C1", "C2", "C3", "C4"], completed="0-1", active=1)
+    cluster.put(campaign_pod("parish-records-1870", 2))
+    response = results_client.get("/")
+    assert response.status_code == 200
+    html = page_text(response)
+    assert 'id="card-htr-batch--parish-records-1870"' in html
+    assert "Running" in html
+    assert re.search(r"<strong>2</strong> of 4 done", html)
+    assert 'href="/campaigns/htr-batch/parish-records-1870"' in html
+    assert "HX-Request" in response["Vary"]
+
+
+def test_a_running_card_polls_and_a_finished_card_does_not(cluster, results_client):
+    add_campaign(cluster, "still-going", volume_ids=["A1", "A2"], completed="0", active=1)
+    done = campaign_job("all-done", str(uuid.uuid4()), volumes=1, completed="0")
+    done["status"]["conditions"] = [{"type": "Complete", "status": "True"}]
+    done["status"]["completionTime"] = "2026-09-24T09:00:00Z"
+    cluster.put(done)
+    cluster.put(campaign_record("all-done", ["B1"]))
+    html = page_text(results_client.get("/"))
+    running = html[html.index('id="card-htr-batch--still-going"') :].split("</article>")[0]
+    finished = html[html.index('id="card-htr-batch--all-done"') :].split("</article>")[0]
+    assert 'hx-get="/campaigns/htr-batch/still-going/card"' in running
+    assert "hx-trigger" not in finished.split(">")[0]
+
+
+def test_a_poll_of_a_finished_campaign_stops_polling_with_286(cluster, results_client):
+    done = campaign_job("all-done", str(uuid.uuid4()), volumes=1, completed="0")
+    done["status"]["conditions"] = [{"type": "Complete", "status": "True"}]
+    cluster.put(done)
+    cluster.put(campaign_record("all-done", ["B1"]))
+    response = results_client.get("/campaigns/htr-batch/all-done/card", headers={"HX-Request": "true"})
+    assert response.status_code == 286
+    assert "Succeeded" in page_text(response)
+
+
+def test_a_poll_of_a_running_campaign_returns_the_same_card_fragment(cluster, results_client):
+    add_campaign(cluster, "still-going", volume_ids=["A1", "A2"], completed="0", active=1)
+    response = results_client.get("/campaigns/htr-batch/still-going/card", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = page_text(response)
+    assert html.lstrip().startswith('<article id="card-htr-batch--still-going"')
+    assert "<html" not in html
+
+
+def test_a_failed_volume_has_its_sentence_and_run_log_link_on_one_row(cluster, results_client):
+    add_campaign(cluster, "with-failure", volume_ids=["C1", "bouppteckning-1871", "C3"], completed="0", failed="1")
+    message = json.dumps({"stage": "setup", "permanent": True, "error": "manifest fetch failed: HTTP 404"})
+    cluster.put(failed_pod("with-failure", 1, message))
+    html = page_text(results_client.get("/"))
+    rows = re.findall(r'<li class="problem[^"]*">(.*?)</li>', html, re.S)
+    assert len(rows) == 1
+    row = rows[0]
+    assert "bouppteckning-1871" in row
+    assert "/log?log=%2Fresults%2Fhtr-batch%2Fstatus%2Flogs%2Fswe-lines-v2%2Fbouppteckning-1871.txt" in row
+    assert "live=1" not in row  # failed for good: nothing runs it again
+
+
+def test_hostile_ids_and_messages_are_escaped_and_bounded(cluster, results_client):
+    long_hostile = HOSTILE + "x" * 20000
+    add_campaign(cluster, "hostile", volume_ids=["C1", "C2"], failed="0", completed="1")
+    cluster.put(failed_pod("hostile", 0, json.dumps({"stage": "stream", "permanent": True, "error": long_hostile})))
+    record = campaign_record("hostile", ["C1", "C2"])
+    record["data"]["volumes.txt"] = f"{HOSTILE}\thttps://x.example/m\nC2\thttps://x.example/m2\n"
+    cluster.put(record)
+    for url in ("/", "/campaigns/htr-batch/hostile", "/campaigns/htr-batch/hostile?state=failed"):
+        response = results_client.get(url)
+        assert response.status_code == 200
+        html = page_text(response)
+        assert "<script>alert(2)" not in html
+        assert "<img src=x" not in html
+        assert "x" * 5000 not in html
+
+
+def test_an_unknown_campaign_is_a_404_with_a_sentence(cluster, results_client):
+    response = results_client.get("/campaigns/htr-batch/no-such-campaign")
+    assert response.status_code == 404
+    assert "There is no campaign named" in page_text(response)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/campaigns/htr-batch/Not_A_Label",
+        "/campaigns/htr-batch/" + "a" * 64,
+        "/campaigns/other-namespace/anything",
+        "/campaigns/htr-batch/%3Cscript%3E",
+    ],
+)
+def test_malformed_names_and_unserved_namespaces_are_404(cluster, results_client, path):
+    response = results_client.get(path)
+    assert response.status_code == 404
+    assert "<script>" not in page_text(response)
+
+
+def test_a_job_with_missing_fields_still_renders(cluster, results_client):
+    cluster.put(
+        {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {
+                "name": "bare-job",
+                "namespace": NS,
+                "labels": {"app": "htrflow-batch", "htrflow.riksarkivet.se/managed-by": "converter"},
+            },
+        }
+    )
+    response = results_client.get("/")
+    assert response.status_code == 200
+    assert "bare-job" in page_text(response)
+    assert results_client.get("/campaigns/htr-batch/bare-job").status_code == 200
+
+
+def test_with_the_cluster_down_and_nothing_read_the_page_says_so(cluster, results_client):
+    cluster.inject_fault(r".*", status=503)
+    response = results_client.get("/")
+    assert response.status_code == 200
+    assert "cluster" in page_text(response).lower()
+    assert 'class="banner bad"' in page_text(response)
+
+
+def test_with_the_cluster_down_after_a_good_read_the_last_state_shows_with_a_banner(
+    cluster, results_client, settings
+):
+    add_campaign(cluster, "still-going", volume_ids=["A1", "A2"], completed="0", active=1)
+    assert results_client.get("/").status_code == 200
+    cluster.inject_fault(r".*", status=503)
+    html = page_text(results_client.get("/"))
+    assert "Could not reach the cluster since" in html
+    assert 'id="card-htr-batch--still-going"' in html
+    # polls slow down while the cluster cannot be read
+    assert 'hx-trigger="every 30s' in html
+
+
+def test_the_campaign_page_filters_searches_and_pages_volumes(cluster, results_client):
+    ids = [f"V{i:04d}" for i in range(450)]
+    add_campaign(cluster, "big-one", volume_ids=ids, completed="0-299", active=0)
+    html = page_text(results_client.get("/campaigns/htr-batch/big-one"))
+    assert html.count('<tr class="vol ') == 200
+    assert "Load more volumes" in html
+    assert 'href="/campaigns/htr-batch/big-one?offset=200"' in html
+    more = results_client.get("/campaigns/htr-batch/big-one?offset=400&fragment=rows", headers={"HX-Request": "true"})
+    assert page_text(more).count('<tr class="vol ') == 50
+    assert "Load more" not in page_text(more)
+    done = page_text(results_client.get("/campaigns/htr-batch/big-one?state=pending"))
+    assert done.count('<tr class="vol vol-pending') == 150
+    found = page_text(results_client.get("/campaigns/htr-batch/big-one?q=V0123"))
+    assert found.count('<tr class="vol ') == 1 and "V0123" in found
+
+
+def test_the_list_watch_adds_new_campaigns_and_marks_removed_ones(cluster, results_client):
+    add_campaign(cluster, "old-one", volume_ids=["A1"], active=1)
+    add_campaign(cluster, "new-one", volume_ids=["B1"], active=1)
+    response = results_client.get(
+        "/", {"watch": "1", "shown": ["htr-batch/old-one:0", "htr-batch/vanished:0"]}, headers={"HX-Request": "true"}
+    )
+    html = page_text(response)
+    assert 'hx-swap-oob="afterbegin:#cards"' in html
+    assert 'id="card-htr-batch--new-one"' in html
+    assert 'id="card-htr-batch--vanished" class="card card-gone" hx-swap-oob="outerHTML"' in html
+    assert 'id="card-htr-batch--old-one"' not in html  # cards already shown are left where they are
+
+
+def test_the_list_watch_offers_a_re_sort_instead_of_reordering(cluster, results_client):
+    add_campaign(cluster, "aaa", volume_ids=["A1"], active=1)
+    add_campaign(cluster, "bbb", volume_ids=["B1"], active=1)
+    current = page_text(results_client.get("/"))
+    order = re.findall(r'name="shown" value="([^"]+)"', current)
+    assert len(order) == 2
+    reversed_order = list(reversed(order))
+    html = page_text(results_client.get("/", {"watch": "1", "shown": reversed_order}, headers={"HX-Request": "true"}))
+    assert "Re-sort" in html
+    assert "hx-swap-oob" not in html
+    same = page_text(results_client.get("/", {"watch": "1", "shown": order}, headers={"HX-Request": "true"}))
+    assert "Re-sort" not in same
+
+
+def test_progress_of_a_running_volume_is_read_with_the_persons_session(cluster, results_client, store):
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    add_campaign(cluster, "live-one", volume_ids=["C0074519"], pipeline=pipeline, active=1)
+    cluster.put(campaign_pod("live-one", 0))
+    progress = {"stage": "stream", "pages_total": 412, "pages_done": 137, "pages_failed": 1, "last_page": "0138"}
+    store.put(f"{NS}/{pipeline}/C0074519/progress.json", json.dumps(progress))
+    html = page_text(results_client.get("/"))
+    assert '<progress max="412" value="137"' in html
+    assert "137 of 412" in html
+
+
+def test_a_volume_the_account_may_not_read_says_so(cluster, client, store, session_key_file):
+    from tests.fixtures.session import login_as
+
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    add_campaign(cluster, "secret-one", volume_ids=["C1"], pipeline=pipeline, active=1)
+    cluster.put(campaign_pod("secret-one", 0))
+    store.put(f"{NS}/{pipeline}/C1/progress.json", json.dumps({"stage": "stream", "pages_total": 3}))
+    store.deny_limited(f"{NS}/{pipeline}/")
+    login_as(client, store.accounts["limited"])
+    html = page_text(client.get("/"))
+    assert progress_module.VOLUME_SENTENCES[progress_module.FORBIDDEN] in html
+
+
+def test_an_unreachable_store_gets_its_own_sentence_on_the_card(cluster, results_client, settings):
+    add_campaign(cluster, "live-one", volume_ids=["C1"], active=1)
+    cluster.put(campaign_pod("live-one", 0))
+    settings.S3_ENDPOINT = "http://127.0.0.1:9"  # nothing listens there
+    html = page_text(results_client.get("/"))
+    assert progress_module.CARD_SENTENCES[progress_module.UNREACHABLE] in html
+
+
+def test_without_a_session_the_page_sends_people_to_log_in(cluster, client, session_key_file):
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login")
+
+
+def test_other_methods_are_refused(cluster, results_client):
+    assert results_client.post("/").status_code in (403, 405)
+
+
+def test_the_number_of_api_calls_per_page_does_not_depend_on_the_campaigns(cluster, results_client):
+    counts = []
+    for campaigns in (2, 12):
+        cluster.reset()
+        load_campaigns(cluster, campaigns)
+        kube_module.clear_cache()
+        results_client.get("/")
+        counts.append(len([c for c in cluster.calls if c[0] == "GET"]))
+    assert counts[0] == counts[1]
