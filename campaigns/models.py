@@ -180,6 +180,7 @@ class Volume:
     namespace: str = ""
     pipeline: str = ""
     malformed: bool = False  # the volumes.txt line could not be read
+    waiting_for_cache: bool = False  # its pod is in the warmup-wait init container (Init:0/1)
 
     @property
     def key_prefix(self) -> str:

@@ -582,6 +582,11 @@ def _pod_is_live(pod: dict) -> bool:
     return _str(_get(pod, "status", "phase")) in ("Pending", "Running") and not _meta(pod).get("deletionTimestamp")
 
 
+def _waiting_for_cache(pod: dict) -> bool:
+    init = _container_status(pod, "warmup-wait", init=True)
+    return bool(_get(init, "state", "running")) or bool(_get(init, "state", "waiting"))
+
+
 def _volume_state(volume: Volume, position: int, completed, failed, phase: str, pods: list[dict]) -> None:
     """Fill state, reason, attempts and retrying of one volume from the Job status and its pods."""
     newest = _newest_first(p for p in pods if isinstance(p, dict))
@@ -592,6 +597,7 @@ def _volume_state(volume: Volume, position: int, completed, failed, phase: str, 
         volume.state = "failed"
     elif newest and _pod_is_live(newest[0]):
         volume.state = "active"
+        volume.waiting_for_cache = _waiting_for_cache(newest[0])
     elif phase in FINAL_PHASES:
         volume.state = "unknown"
     else:
