@@ -309,8 +309,7 @@ def parse_size(size: str, region_w: int, region_h: int) -> tuple[int, int]:
                 w = h / aspect
     except ValueError:
         raise BadRequest(f"size {size!r} is not max, w,, ,h, w,h, !w,h or pct:n") from None
-    w, h = max(1, round(w)), max(1, round(h))
-    return w, h
+    return min(max(1, round(w)), region_w), min(max(1, round(h)), region_h)
 
 
 IMAGE_PATH = re.compile(
