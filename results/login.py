@@ -87,7 +87,7 @@ def refused(reason, sentence=None, retry_after=None):
 
 def parse_json_body(request):
     """(username, password) from a JSON body, or a refused LoginAnswer."""
-    if _declared_length(request) > MAX_BODY_BYTES:
+    if declared_length(request) > MAX_BODY_BYTES:
         return refused("too_large")
     body = request.read(MAX_BODY_BYTES + 1)
     if len(body) > MAX_BODY_BYTES:
@@ -101,7 +101,7 @@ def parse_json_body(request):
     return check_shape(data["username"], data["password"])
 
 
-def _declared_length(request):
+def declared_length(request):
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:

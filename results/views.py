@@ -120,9 +120,12 @@ def _render_login(request, next_url, answer=None, username=""):
 @require_http_methods(["GET", "HEAD", "POST"])
 def login_page(request):
     """The login form. Works without JavaScript; login.js posts to /results/_login instead."""
-    next_url = safe_next(request.POST.get("next") if request.method == "POST" else request.GET.get("next"))
     if request.method != "POST":
-        return _render_login(request, next_url)
+        return _render_login(request, safe_next(request.GET.get("next")))
+    if login.declared_length(request) > login.MAX_BODY_BYTES:
+        # Refused before the body is parsed at all.
+        return _render_login(request, safe_next(request.GET.get("next")), login.refused("too_large"))
+    next_url = safe_next(request.POST.get("next"))
     answer = _form_login(request)
     if not answer.ok:
         username = request.POST.get("username", "") if answer.reason not in ("too_large", "malformed") else ""
@@ -137,8 +140,6 @@ def _form_login(request):
         refusal = login.origin_refusal(request)
         if refusal:
             return refusal
-    if login._declared_length(request) > login.MAX_BODY_BYTES:
-        return login.refused("too_large")
     if CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {}) is not None:
         return login.LoginAnswer(
             reason="origin", sentence="This form expired or did not come from this site; reload the page and try again."

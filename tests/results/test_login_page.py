@@ -121,3 +121,9 @@ def test_next_is_honoured_only_for_a_same_site_path(value, expected):
 def test_a_hostile_next_is_inert_in_the_page(client):
     response = client.get('/login?next=/x"><script>alert(1)</script>')
     assert "<script>alert(1)</script>" not in response.content.decode()
+
+
+def test_a_form_body_over_16_kib_is_413_before_it_is_parsed(client, store):
+    response = post_form(client, "u", "p" * 17000)
+    assert response.status_code == 413
+    assert "too long" in response.content.decode()
