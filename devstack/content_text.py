@@ -242,7 +242,7 @@ def record_words(rng: random.Random, year: int) -> list[str]:
 
 def margin_note(rng: random.Random, number: int) -> str:
     """The short note written in the left margin beside an entry."""
-    return rng.choice((f"N:o {number}", f"{number}.", f"N:o {number} d."))
+    return rng.choice((f"N:o {number}", f"{number}.", f"N:o {number}"))
 
 
 def hyphen_split(word: str) -> tuple[str, str] | None:

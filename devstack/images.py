@@ -59,6 +59,18 @@ LOOP_DOWN = ((0, 0.5, "x"), (0.35, 1, "x"), (0.6, 0.8, "x"), (0.55, 0, "x"), (0.
 CAPITAL = ((0, 0.1, "x"), (0.1, 0.5, "a"), (0.35, 0.97, "a"), (0.85, 0.95, "a"), (0.6, 0.55, "a"), (0.15, 0.1, "x"),
            (0.5, 0, "x"), (0.9, 0.45, "x"), (1, 0.1, "x"))  # fmt: skip
 DIGIT = ((0.1, 0.65, "a"), (0.55, 0.9, "a"), (0.8, 0.6, "a"), (0.25, 0, "x"), (1, 0.05, "x"))
+ROUND_CAPITAL = ((0.95, 0.8, "a"), (0.6, 0.97, "a"), (0.15, 0.7, "a"), (0.05, 0.3, "a"), (0.35, 0, "x"),
+                 (0.8, 0.1, "x"), (1, 0.35, "x"))  # fmt: skip
+POINTED_CAPITAL = ((0, 0, "x"), (0.45, 0.97, "a"), (0.55, 0.9, "a"), (0.9, 0, "x"), (0.6, 0.45, "a"),
+                   (0.2, 0.4, "a"), (1, 0.1, "x"))  # fmt: skip
+DIGITS = {
+    "0": ((0.6, 0.85, "a"), (0.2, 0.6, "a"), (0.25, 0, "x"), (0.8, 0.2, "a"), (0.75, 0.85, "a"), (0.5, 0.8, "a")),
+    "1": ((0.25, 0.6, "a"), (0.6, 0.9, "a"), (0.5, 0.4, "a"), (0.45, 0, "x")),
+    "4": ((0.55, 0.9, "a"), (0.1, 0.3, "a"), (0.95, 0.35, "a"), (0.7, 0.6, "a"), (0.65, 0, "x")),
+    "7": ((0.05, 0.85, "a"), (0.9, 0.9, "a"), (0.55, 0.45, "a"), (0.35, 0, "x")),
+    "8": ((0.7, 0.85, "a"), (0.3, 0.8, "a"), (0.7, 0.3, "a"), (0.4, 0, "x"), (0.2, 0.3, "a"), (0.7, 0.8, "a")),
+    "9": ((0.8, 0.7, "a"), (0.3, 0.85, "a"), (0.3, 0.5, "a"), (0.8, 0.65, "a"), (0.6, 0, "x")),
+}
 DOT = ((0.3, 0.05, "x"), (0.5, 0.1, "x"))
 COMMA = ((0.5, 0.1, "x"), (0.3, 0.6, "d"))
 
@@ -79,7 +91,11 @@ def letter_shape(character: str) -> tuple:
     if character == ",":
         return COMMA
     if character.isdigit():
-        return DIGIT
+        return DIGITS.get(character, DIGIT)
+    if character in "CGOSQ":
+        return ROUND_CAPITAL
+    if character in "AMNVW":
+        return POINTED_CAPITAL
     if character.isupper():
         return CAPITAL
     if lower in "bhk":
@@ -201,6 +217,8 @@ def _paper(layout: PageLayout, size: tuple[int, int], rng: random.Random) -> Ima
     paper = Image.new("RGB", size, tint)
     grain = Image.effect_noise(size, 24).convert("RGB")
     paper = Image.blend(paper, grain, 0.07)
+    fibres = Image.effect_noise((max(width // 3, 1), max(height // 3, 1)), 30).resize(size, Image.Resampling.BILINEAR)
+    paper = Image.blend(paper, fibres.convert("RGB"), 0.05)
     coarse = (max(width // 160, 2), max(height // 160, 2))
     mottle = Image.effect_noise(coarse, 40).resize(size, Image.Resampling.BICUBIC)
     mottle = mottle.point(lambda v: min(70, max(0, v - 120)))
@@ -244,15 +262,33 @@ def render_page(volume_id: str, page_no: int, width: int | None = None) -> Image
     hand = seeded_random("hand", volume_id)
     paper = _paper(layout, size, rng)
     _rules(paper, layout, scale)
+    slant = hand.uniform(0.18, 0.32)
+    ink = (hand.randint(38, 58), hand.randint(28, 40), hand.randint(20, 30))
+    paper = _show_through(paper, volume_id, page_no, scale, slant, ink)
     mask = Image.new("L", (size[0] * 2, size[1] * 2), 0)
-    pen = _Pen(mask, scale * 2, rng, slant=hand.uniform(0.18, 0.32))
+    pen = _Pen(mask, scale * 2, rng, slant=slant)
     for line in layout.lines:
         pen.line(line)
     mask = mask.reduce(2)
+    if scale > 0.4:  # iron-gall ink bleeds a little brown into the paper around each stroke
+        halo = mask.filter(ImageFilter.GaussianBlur(2.5 * scale)).point(lambda v: v // 4)
+        paper = Image.composite(Image.new("RGB", size, (128, 98, 66)), paper, halo)
     if scale > 0.6:
         mask = mask.filter(ImageFilter.GaussianBlur(0.5))
-    ink = (hand.randint(38, 58), hand.randint(28, 40), hand.randint(20, 30))
     return Image.composite(Image.new("RGB", size, ink), paper, mask)
+
+
+def _show_through(paper: Image.Image, volume_id: str, page_no: int, scale: float, slant: float, ink) -> Image.Image:
+    """The writing on the other side of the leaf, mirrored and faint, as it shows through thin paper."""
+    if scale < 0.25:
+        return paper
+    verso = page_layout(volume_id, page_no + 1 if page_no % 2 else page_no - 1 or 2)
+    mask = Image.new("L", paper.size, 0)
+    pen = _Pen(mask, paper.width / verso.width, seeded_random("verso", volume_id, page_no), slant=slant)
+    for line in verso.lines:
+        pen.line(line)
+    mask = mask.transpose(Image.Transpose.FLIP_LEFT_RIGHT).filter(ImageFilter.GaussianBlur(1.6 * scale + 0.4))
+    return Image.composite(Image.new("RGB", paper.size, ink), paper, mask.point(lambda v: v * 11 // 100))
 
 
 # ---- IIIF request parsing ---------------------------------------------------------------------------------
