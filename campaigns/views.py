@@ -7,6 +7,8 @@ assembled here is presentation only: links, which volumes to ask progress for, p
 from __future__ import annotations
 
 import re
+import threading
+import time
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -29,6 +31,7 @@ ACTIVE_ON_CARD = 12
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
 WATCH_SECONDS = 15
+PROJECTION_SECONDS = 4.0
 SEARCH_LIMIT = 64
 JOB_NAME_LABEL = "batch.kubernetes.io/job-name"
 INDEX_LABEL = "batch.kubernetes.io/job-completion-index"
@@ -68,7 +71,7 @@ def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
             prefix = f"Namespace {namespace}: " if len(served_namespaces()) > 1 else ""
             state.problems.append(prefix + trouble.sentence)
             continue
-        campaigns = project(reading.snapshot, now)
+        campaigns = _projected(reading, now, project)
         status_records.keep_current(reading, campaigns)
         state.campaigns.extend(campaigns)
         banner = reading.banner(now)
@@ -78,6 +81,32 @@ def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
                 state.banners.append(banner)
     state.campaigns = sort_campaigns(state.campaigns, now)
     return state
+
+
+_projections: dict[str, tuple[tuple, float, list[Campaign]]] = {}
+_projections_lock = threading.Lock()
+
+
+def _projected(reading: kube.Reading, now, project) -> list[Campaign]:
+    """The projection of a snapshot, shared by requests for a few seconds.
+
+    Projecting thousands of volumes per campaign costs far more than rendering; while the snapshot
+    is the same, only time-worded sentences could differ, and those may be a few seconds old.
+    """
+    key = (id(reading.snapshot), reading.snapshot.read_at)
+    with _projections_lock:
+        cached = _projections.get(reading.namespace)
+    if cached and cached[0] == key and time.monotonic() - cached[1] < PROJECTION_SECONDS:
+        return cached[2]
+    campaigns = project(reading.snapshot, now)
+    with _projections_lock:
+        _projections[reading.namespace] = (key, time.monotonic(), campaigns)
+    return campaigns
+
+
+def clear_projections() -> None:
+    with _projections_lock:
+        _projections.clear()
 
 
 def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:

@@ -10,6 +10,7 @@ import pytest
 
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
+from campaigns import views
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
 
 HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
@@ -28,6 +29,7 @@ def prepared_cluster(kube, settings):
     settings.HTRFLOW_KUBE_TIMEOUT = 1.0
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
+    views.clear_projections()
     from django.core.cache import cache
 
     cache.clear()
@@ -287,3 +289,51 @@ def test_the_number_of_api_calls_per_page_does_not_depend_on_the_campaigns(clust
         results_client.get("/")
         counts.append(len([c for c in cluster.calls if c[0] == "GET"]))
     assert counts[0] == counts[1]
+
+
+# --- status records ------------------------------------------------------------------------------
+
+
+def status_writes(double):
+    return [(method, path) for method, path, _query in double.calls if method in ("POST", "PATCH", "PUT")]
+
+
+def test_a_page_keeps_the_status_record_current_once_per_snapshot(cluster, results_client, settings):
+    from campaigns import status_records
+
+    settings.HTRFLOW_WRITE_STATUS = True
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 60
+    status_records.forget()
+    add_campaign(cluster, "recorded", volume_ids=["A1", "A2"], completed="0", active=1)
+    results_client.get("/")
+    stored = cluster.get("v1", "ConfigMap", NS, "campaign-recorded-status")
+    assert stored is not None
+    assert stored["data"]["volumesDone"] == "1" and stored["data"]["phase"] == "Running"
+    assert stored["metadata"]["labels"]["htrflow.riksarkivet.se/kind"] == "status"
+    writes = len(status_writes(cluster))
+    results_client.get("/")
+    assert len(status_writes(cluster)) == writes  # same snapshot: nothing written again
+
+
+def test_status_records_are_not_written_when_turned_off(cluster, results_client, settings):
+    from campaigns import status_records
+
+    settings.HTRFLOW_WRITE_STATUS = False
+    status_records.forget()
+    add_campaign(cluster, "recorded", volume_ids=["A1"], completed="0")
+    results_client.get("/")
+    assert status_writes(cluster) == []
+    assert cluster.get("v1", "ConfigMap", NS, "campaign-recorded-status") is None
+
+
+def test_a_refused_status_write_is_logged_not_shown(cluster, results_client, settings, caplog):
+    from campaigns import status_records
+
+    settings.HTRFLOW_WRITE_STATUS = True
+    status_records.forget()
+    add_campaign(cluster, "recorded", volume_ids=["A1"], completed="0")
+    cluster.inject_fault(r"/configmaps", status=403, method="POST")
+    response = results_client.get("/")
+    assert response.status_code == 200
+    assert "refused" not in page_text(response)
+    assert any("not written" in record.getMessage() for record in caplog.records)

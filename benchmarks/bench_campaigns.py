@@ -1,0 +1,216 @@
+"""Benchmark: API calls and time per campaign page, and what a card poll costs next to a page.
+
+Not collected by `make test`. Run with `.venv/bin/python -m pytest benchmarks/bench_campaigns.py -s`
+or as a script: `.venv/bin/python benchmarks/bench_campaigns.py`. Progress reads are left out (no
+results session), so the figures are the cluster, the projection and the rendering.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SIZES = (2, 20, 60)
+VOLUMES = 2000
+PARALLELISM = 4
+REPEATS = 5
+NS = "htr-batch"
+H = "htrflow.riksarkivet.se/"
+
+
+def _setup_django():
+    root = Path(__file__).resolve().parent.parent
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+
+    django.setup()
+
+
+def _load(double, campaigns: int) -> None:
+    for number in range(campaigns):
+        name = f"bench-{number:03d}"
+        uid = f"00000000-0000-4000-8000-{number:012d}"
+        done = VOLUMES // 2
+        double.put(
+            {
+                "apiVersion": "batch/v1",
+                "kind": "Job",
+                "metadata": {
+                    "name": name,
+                    "namespace": NS,
+                    "uid": uid,
+                    "creationTimestamp": "2026-09-24T07:58:09Z",
+                    "labels": {
+                        "app": "htrflow-batch",
+                        H + "managed-by": "converter",
+                        H + "campaign": name,
+                        H + "pipeline": "swe-lines-v2",
+                        "kueue.x-k8s.io/queue-name": "htr-batch",
+                    },
+                },
+                "spec": {
+                    "suspend": False,
+                    "completionMode": "Indexed",
+                    "completions": VOLUMES,
+                    "parallelism": PARALLELISM,
+                    "backoffLimitPerIndex": 3,
+                    "template": {
+                        "spec": {
+                            "volumes": [
+                                {"name": "campaign", "configMap": {"name": f"campaign-{name}"}},
+                                {"name": "pipeline", "configMap": {"name": "htr-pipeline-swe-lines-v2"}},
+                            ]
+                        }
+                    },
+                },
+                "status": {
+                    "startTime": "2026-09-24T07:58:14Z",
+                    "active": PARALLELISM,
+                    "completedIndexes": f"0-{done - 1}",
+                    "failedIndexes": f"{done}",
+                },
+            }
+        )
+        lines = "".join(f"C{number:03d}{i:06d}\thttps://iiif.example.se/{i}/manifest\n" for i in range(VOLUMES))
+        double.put(
+            {
+                "apiVersion": "v1",
+                "kind": "ConfigMap",
+                "metadata": {
+                    "name": f"campaign-{name}",
+                    "namespace": NS,
+                    "labels": {H + "managed-by": "converter", H + "campaign": name, H + "pipeline": "swe-lines-v2"},
+                },
+                "data": {"volumes.txt": lines},
+            }
+        )
+        double.put(
+            {
+                "apiVersion": "kueue.x-k8s.io/v1beta2",
+                "kind": "Workload",
+                "metadata": {"name": f"job-{name}-abcde", "namespace": NS, "labels": {"kueue.x-k8s.io/job-uid": uid}},
+                "spec": {"active": True, "queueName": "htr-batch", "podSets": [{"name": "main", "count": PARALLELISM}]},
+                "status": {
+                    "admission": {"clusterQueue": "htr-batch-cq"},
+                    "conditions": [
+                        {"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved"},
+                        {"type": "Admitted", "status": "True", "reason": "Admitted"},
+                    ],
+                },
+            }
+        )
+        for offset in range(PARALLELISM):
+            index = done + 1 + offset
+            double.put(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Pod",
+                    "metadata": {
+                        "name": f"{name}-{index}-abcde",
+                        "namespace": NS,
+                        "creationTimestamp": "2026-09-24T08:00:00Z",
+                        "labels": {
+                            "app": "htrflow-batch",
+                            "batch.kubernetes.io/job-name": name,
+                            "batch.kubernetes.io/job-completion-index": str(index),
+                        },
+                    },
+                    "spec": {},
+                    "status": {"phase": "Running"},
+                }
+            )
+
+
+def _timed(function, repeats=REPEATS) -> float:
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def run() -> list[dict]:
+    _setup_django()
+    from django.conf import settings
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    from campaigns import kube, progress, status_records
+    from devstack.kubeapi import KubeDouble
+    from results import session
+
+    double = KubeDouble().start()
+    folder = Path(tempfile.mkdtemp(prefix="bench-campaigns-"))
+    kubeconfig = double.write_kubeconfig(folder / "kubeconfig")
+    session.session_from_request = lambda request: session.ResultsSession(user="bench", access_key="x", secret_key="y")
+    progress._reader = lambda request: None
+    client = Client()
+    rows = []
+    try:
+        with override_settings(
+            KUBECONFIG=str(kubeconfig),
+            HTRFLOW_NAMESPACES=[NS],
+            HTRFLOW_SNAPSHOT_SECONDS=600,
+            HTRFLOW_WRITE_STATUS=False,
+            ALLOWED_HOSTS=["testserver"],
+        ):
+            assert settings.KUBECONFIG == str(kubeconfig)
+            for size in SIZES:
+                double.reset()
+                _load(double, size)
+                kube.clear_cache()
+                status_records.forget()
+                double.reset_calls()
+                started = time.perf_counter()
+                assert client.get("/").status_code == 200
+                cold = time.perf_counter() - started
+                calls = len(double.calls)
+                page = _timed(lambda: client.get("/"))
+                poll = _timed(lambda: client.get("/campaigns/htr-batch/bench-000/card", headers={"HX-Request": "true"}))
+                detail = _timed(lambda: client.get("/campaigns/htr-batch/bench-000"))
+                assert len(double.calls) == calls, "warm pages must not call the API"
+                rows.append(
+                    {
+                        "campaigns": size,
+                        "api_calls": calls,
+                        "cold_page_s": cold,
+                        "page_s": page,
+                        "poll_s": poll,
+                        "detail_s": detail,
+                        "page_per_poll": page / poll if poll else float("inf"),
+                    }
+                )
+    finally:
+        double.stop()
+    return rows
+
+
+def report(rows: list[dict]) -> None:
+    print()
+    print(f"campaign pages, {VOLUMES} volumes per campaign, median of {REPEATS} (progress reads left out)")
+    headings = ("campaigns", "API calls", "cold page", "warm page", "card poll", "detail", "page/poll")
+    widths = (9, 9, 10, 10, 10, 9, 9)
+    print(" ".join(f"{heading:>{width}}" for heading, width in zip(headings, widths, strict=True)))
+    for row in rows:
+        print(
+            f"{row['campaigns']:>9} {row['api_calls']:>9} {row['cold_page_s'] * 1000:>8.0f}ms "
+            f"{row['page_s'] * 1000:>8.0f}ms {row['poll_s'] * 1000:>8.1f}ms {row['detail_s'] * 1000:>7.0f}ms "
+            f"{row['page_per_poll']:>8.1f}x"
+        )
+
+
+def test_campaign_page_benchmark():
+    rows = run()
+    report(rows)
+    assert len({row["api_calls"] for row in rows}) == 1, "API calls must not depend on the number of campaigns"
+
+
+if __name__ == "__main__":
+    report(run())
