@@ -363,6 +363,7 @@ def run_log(
     if reached == "stream":
         if pages_done is None:
             pages_done = pages if outcome == "complete" or stage != "stream" else resumed + (pages - resumed) // 2
+        pages_done = min(max(pages_done, resumed), pages)
         text += writer.pages(resumed + 1, pages_done)
     return text + writer.ending(outcome, stage=stage, error=error)
 

@@ -563,3 +563,31 @@ def _json(record: dict) -> bytes:
 
 def _not_found(message: str):
     return 404, "text/plain; charset=utf-8", message.encode("utf-8"), {}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the image server on its own: ``python -m devstack.images --port 8089 C0074512=12 C0074513=40``."""
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description="Serve invented handwritten page images over IIIF.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8089)
+    parser.add_argument("volumes", nargs="*", default=["C0074512=12"], help="VOLUME=PAGES, one or more")
+    options = parser.parse_args(argv)
+    server = ImageServer()
+    for spec in options.volumes:
+        volume_id, _, pages = spec.partition("=")
+        server.register_volume(volume_id, int(pages or 10))
+    server.start(options.host, options.port)
+    print(f"serving {len(server.volumes)} volume(s) at {server.url}, e.g. {server.url}/manifests/"
+          f"{next(iter(server.volumes))}/manifest.json; Ctrl-C stops")  # fmt: skip
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

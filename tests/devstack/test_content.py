@@ -486,6 +486,12 @@ def test_unknown_or_bad_requests_get_a_plain_answer(images, path, status):
         assert answer.headers["Content-Type"].startswith("text/plain") and answer.text
 
 
+def test_head_answers_the_headers_without_a_body(images):
+    answer = requests.head(f"{images.url}/iiif/{VOLUME}/1/full/50,/0/default.jpg", timeout=TIMEOUT)
+    assert answer.status_code == 200 and answer.headers["Content-Type"] == "image/jpeg"
+    assert int(answer.headers["Content-Length"]) > 0 and answer.content == b""
+
+
 def test_the_source_manifest_lists_every_registered_page(images):
     manifest = fetch(images, f"/manifests/{VOLUME}/manifest.json").json()
     assert manifest["id"] == f"{images.url}/manifests/{VOLUME}/manifest.json"
