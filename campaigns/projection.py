@@ -231,6 +231,10 @@ def reason_from_pod(pod: dict) -> VolumeReason | None:
     wrapper = _container_status(pod, "wrapper")
     term, which = _terminated(wrapper)
     message = _str(term.get("message"))
+    if not message.strip() and which == "state":
+        last = _dict(_get(wrapper, "lastState", "terminated"))
+        if _str(last.get("message")).strip():
+            term, which, message = last, "last", _str(last.get("message"))
     if message.strip():
         stage, permanent, error = _parse_message(message)
         reason = VolumeReason(
@@ -1005,17 +1009,14 @@ def _inadmissible(index: _Index, snapshot: Snapshot, state: QueueState, reserved
     if state.reason == "Inadmissible":
         return True
     if snapshot.local_queues is not None and state.queue_name and state.queue_name not in index.local_queues:
-        if not state.message:
-            state.message = f"LocalQueue {state.queue_name} does not exist"
+        state.message = f"LocalQueue {state.queue_name} does not exist in this namespace"
         return True
     cluster_queue = index.cluster_queues.get(state.cluster_queue)
     if cluster_queue is not None:
         active = condition(cluster_queue, "Active")
         if active is not None and active.get("status") == "False":
-            if not state.message:
-                state.message = bounded(
-                    _str(active.get("message")) or f"ClusterQueue {state.cluster_queue} is inactive"
-                )
+            inactive = _str(active.get("message")) or f"ClusterQueue {state.cluster_queue} is inactive"
+            state.message = bounded(inactive)
             return True
     return False
 
