@@ -67,3 +67,29 @@ def test_logging_out_through_the_page_ends_access_to_pages_and_files(results_cli
     assert (response.status_code, response["Location"]) == (303, "/login")
     assert results_client.get("/").status_code == 302
     assert results_client.get(f"/results/{key}").status_code == 401
+
+
+def test_a_page_whose_reads_found_the_session_ended_clears_the_cookie(results_client, store, settings):
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from results.middleware import ResultsSessionMiddleware
+
+    def page_that_reads(request):
+        request.results_session_ended = True  # what ResultsReader does on SESSION_ENDED
+        return HttpResponse("card")
+
+    request = RequestFactory().get("/")
+    request.COOKIES["htrflow_session"] = results_client.cookies["htrflow_session"].value
+    response = ResultsSessionMiddleware(page_that_reads)(request)
+    assert request.results_session.user == store.accounts["full"].username
+    assert response.cookies["htrflow_session"]["max-age"] == 0
+
+
+def test_the_context_processor_names_the_user_or_nothing():
+    from types import SimpleNamespace
+
+    from results.context import results_user
+
+    assert results_user(SimpleNamespace(results_session=None)) == {"results_user": ""}
+    assert results_user(SimpleNamespace(results_session=SimpleNamespace(user="ann"))) == {"results_user": "ann"}
