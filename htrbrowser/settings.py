@@ -59,6 +59,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "htrbrowser.context.site",
+                "results.context.results_user",
             ],
         },
     },
