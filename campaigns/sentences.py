@@ -89,8 +89,6 @@ def progress_sentence(progress: Progress | None, now: datetime | None = None) ->
     if age is None and progress.updated_at is not None and now is not None:
         age = max(0.0, (now - progress.updated_at).total_seconds())
     what = stage_words(progress.stage)
-    if progress.stage == "stream" and progress.total > 0:
-        what = f"processing pages ({progress.done} of {progress.total})"
     if age is None:
         return what
     if progress.stage not in ("done", "failed") and age >= STALE_PROGRESS_SECONDS:
@@ -198,7 +196,7 @@ def _transient_final_reason(reason, final, volume):
             f"but {_lower_first(FINAL_ADVICE)}",
             "bad",
         )
-    return f"{head} The volume is tried again automatically; nothing to do unless it keeps failing.", "warn"
+    return _transient_reason(reason, False, volume)
 
 
 def _permanent_reason(reason, final, volume):
