@@ -223,6 +223,7 @@ def _parish(b: _Builder) -> tuple[Campaign, dict]:
     pages = b.pages("parish-records-1870", 40, 5, 12)
     pages[20] = 46
     pages[23] = 30
+    pages[28:] = b.pages("parish-records-1870-later", 12, 16, 36)  # not started yet: no load cost
     c = Campaign(
         "parish-records-1870",
         "parish-records-1870",
@@ -355,7 +356,7 @@ def _queued(b: _Builder, name: str, ids: list[str], created: datetime, **options
         name,
         b.pipelines["swe-lines-v2"],
         created,
-        b.volumes(ids, b.pages(name, len(ids))),
+        b.volumes(ids, b.pages(name, len(ids), 12, 30)),
         suspended=True,
         **options,
     )
