@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import math
 import random
+import zlib
 from dataclasses import dataclass
 
 from devstack import content_text as text
@@ -204,7 +205,7 @@ def _confidence(rng: random.Random, low_line: bool) -> float:
     if low_line:
         return round(rng.uniform(0.3, 0.6), 3)
     if rng.random() < 0.04:
-        return round(rng.uniform(0.6, 0.85), 3)
+        return round(rng.uniform(0.66, 0.85), 3)
     return round(rng.uniform(0.85, 0.99), 3)
 
 
@@ -263,17 +264,19 @@ class _PageBuilder:
         self.unit = self.pitch * rng.uniform(0.23, 0.27)  # width of an ordinary letter
         self.margin_left = rng.randint(55, 85)
         self.body_left = rng.randint(245, 290)
-        self.body_right = self.width - rng.randint(95, 135)
+        self.body_right = self.width - rng.randint(70, 105)
         self.top = rng.randint(135, 175)
         self.bottom = self.height - rng.randint(130, 170)
         self.year = text.volume_year(volume_id)
         self.blocks: list[TextBlock] = []
-        self.low_lines = set(rng.sample(range(2, 18), rng.randint(1, 3)))
+        self.low_lines = set(rng.sample(range(2, 15), rng.randint(1, 3)))
         self.hyphen_chance = rng.uniform(0.35, 0.7)
         self.line_count = 0
 
     def word_width(self, word: str) -> float:
-        return sum(char_units(c) for c in word) * self.unit * self.rng.uniform(0.92, 1.1)
+        """Written width of ``word``; the same word is always written the same width on a page."""
+        spread = zlib.crc32(word.encode("utf-8")) % 1000 / 1000
+        return sum(char_units(c) for c in word) * self.unit * (0.92 + 0.18 * spread)
 
     def make_line(self, line_id: str, words: list[str], left: float, y: float, pitch: float, hyphenated=None):
         """Place ``words`` along a new baseline; ``hyphenated`` = (index of a cut word's first part, whole word)."""
@@ -311,13 +314,13 @@ class _PageBuilder:
         used = first_indent
         while queue:
             word = queue[0]
-            need = self.word_width(word) + (self.unit * 1.1 if line else 0)
+            need = self.word_width(word) + (self.unit * 1.4 if line else 0)  # the widest gap make_line leaves
             if used + need <= width or not line:
                 line.append(queue.pop(0))
                 used += need
                 continue
             cut = text.hyphen_split(word) if self.rng.random() < self.hyphen_chance else None
-            if cut and used + self.word_width(cut[0]) + self.unit * 2.2 <= width:
+            if cut and used + self.word_width(cut[0]) + self.unit * 2.6 <= width:  # gap, word, hyphen
                 queue[0] = cut[1]
                 yield line + [cut[0]], word
             else:
@@ -327,13 +330,16 @@ class _PageBuilder:
             yield line, None
 
     def heading(self) -> float:
-        pitch = self.pitch * 1.2
         words = text.heading_text(self.volume_id, self.page_no).split()
         self.pending_whole = None
-        width = sum(self.word_width(w) for w in words) * 1.2 + self.unit * 1.2 * (len(words) - 1)
+        available = self.body_right - self.body_left
+        widest = self.unit * (sum(char_units(c) for w in words for c in w) * 1.1 + 1.4 * (len(words) - 1))
+        size = min(1.2, available / widest)  # a little larger than the body text, if it fits
+        pitch = self.pitch * size
+        width = widest * size
         left = max(self.body_left, (self.body_left + self.body_right - width) / 2)
         y = self.top + pitch * ASCENT
-        saved_unit, self.unit = self.unit, self.unit * 1.2
+        saved_unit, self.unit = self.unit, self.unit * size
         line = self.make_line("heading_l0", words, left, y, pitch)
         self.unit = saved_unit
         self.blocks.append(TextBlock("heading", (line,)))
@@ -341,7 +347,7 @@ class _PageBuilder:
 
     def records(self, y: float) -> None:
         rng = self.rng
-        target = rng.randint(12, 22)
+        target = rng.randint(14, 23)
         body_lines = 0
         number = (self.page_no - 1) * 5 + 1
         while body_lines < target and len(self.blocks) + body_lines < 29:
@@ -370,7 +376,10 @@ class _PageBuilder:
         self.pending_whole = None
         note = text.margin_note(self.rng, number).split()
         block_no = len(self.blocks)
-        line = self.make_line(f"m{block_no}l0", note, self.margin_left + self.rng.uniform(0, 30), y, self.pitch)
+        width = sum(self.word_width(w) for w in note) + self.unit * 1.4 * (len(note) - 1)
+        room = self.body_left - 40 - width  # keep clear of the printed column rule
+        left = max(30.0, min(self.margin_left + self.rng.uniform(0, 30), room))
+        line = self.make_line(f"m{block_no}l0", note, left, y, self.pitch)
         self.blocks.append(TextBlock(f"m{block_no}", (line,)))
 
     def build(self) -> PageLayout:

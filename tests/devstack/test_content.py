@@ -67,13 +67,15 @@ def polygon_contains(polygon, x, y):
     return inside
 
 
-def hyphenated_page():
-    return next(
-        content.page_layout(VOLUME, n)
-        for n in range(1, 60)
-        if any(line.hyphen and line is not content.page_layout(VOLUME, n).lines[-1]
-               for line in content.page_layout(VOLUME, n).lines)
-    )  # fmt: skip
+def hyphenated_lines():
+    """A page with a word broken across two lines of one entry, and those two lines."""
+    for page_no in range(1, 60):
+        layout = content.page_layout(VOLUME, page_no)
+        for block in layout.blocks:
+            for line, following in zip(block.lines, block.lines[1:], strict=False):
+                if line.hyphen:
+                    return layout, line, following
+    raise AssertionError("no hyphenated word in 59 pages")
 
 
 # ---- page layout -------------------------------------------------------------------------------------------
@@ -129,13 +131,11 @@ def test_confidences_are_mostly_high_with_a_few_poor_lines():
 
 
 def test_a_word_broken_across_lines_carries_the_whole_word_on_both_parts():
-    layout = hyphenated_page()
-    lines = layout.lines
-    index = next(i for i, line in enumerate(lines[:-1]) if line.hyphen)
-    first, second = lines[index].words[-1], lines[index + 1].words[0]
+    _, line, following = hyphenated_lines()
+    first, second = line.words[-1], following.words[0]
     assert first.subs_type == "HypPart1" and second.subs_type == "HypPart2"
     assert first.subs_content == second.subs_content == first.text + second.text
-    assert lines[index].text.endswith("-")
+    assert line.text.endswith("-")
 
 
 def test_text_reads_like_a_swedish_parish_register():
@@ -181,10 +181,10 @@ def test_alto_4_writes_baselines_as_points_and_older_versions_as_a_number():
 
 
 def test_alto_marks_hyphenated_words_with_hyp_and_subs_content():
-    layout = hyphenated_page()
+    layout, hyphenated, _ = hyphenated_lines()
     root = SafeET.fromstring(content.alto_xml(layout))
     ns = alto_ns(4)
-    line = next(el for el in root.iter(f"{{{ns['a']}}}TextLine") if el.find("a:HYP", ns) is not None)
+    line = next(el for el in root.iter(f"{{{ns['a']}}}TextLine") if el.get("ID") == hyphenated.id)
     children = list(line)
     assert children[-1].tag.endswith("HYP") and children[-1].get("CONTENT") == "-"
     last = children[-2]
