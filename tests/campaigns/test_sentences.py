@@ -39,7 +39,7 @@ CAUSE_WORDS = {
     "config": "deployment problem",
     "setup_permanent": "IIIF manifest could not be read",
     "transient": "processing pages",
-    "transient_final": "last attempt",
+    "transient_final": "failed while processing pages",
     "permanent": "loading models",
     "verify": "missing or failed",
     "sigterm": "stopped from outside",
