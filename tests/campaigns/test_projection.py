@@ -746,3 +746,112 @@ def test_the_snapshot_is_not_changed_by_projecting_it():
     before = copy.deepcopy(snapshot)
     project(snapshot, o.NOW)
     assert snapshot == before
+
+
+# ---------------------------------------------------------------------------------------------
+# Robustness: missing or unexpected fields anywhere still give campaigns with sentences
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+TRICKY_TEXT = st.sampled_from(
+    [
+        "",
+        "0-99999999999",
+        "3-1,,x,-",
+        "<script>alert(1)</script>",
+        "{",
+        '{"stage": 5, "permanent": "yes", "error": ["x"]}',
+        "9" * 40,
+        "2026-13-45T99:99:99Z",
+        "Gi",
+        "-5",
+        "\t\t\n",
+    ]
+)
+GARBAGE = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=12)
+    | TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
+POOLS = [
+    "jobs",
+    "workloads",
+    "pods",
+    "records",
+    "status_records",
+    "warmup_jobs",
+    "pipelines",
+    "cluster_queues",
+    "local_queues",
+    "events",
+]
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for position, child in enumerate(value):
+            yield from _paths(child, (*prefix, position))
+
+
+def _mutilate(container: list, position: int, path: tuple, action: str, garbage) -> None:
+    if not path:
+        container[position] = garbage
+        return
+    parent = container[position]
+    for step in path[:-1]:
+        parent = parent[step]
+    if action == "delete" and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = garbage
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutilated_objects_still_project_to_campaigns_with_sentences(data):
+    snapshot = o.scene(events=[{"involvedObject": {"name": "estate-inventories-1890"}, "message": "x"}])
+    for _ in range(data.draw(st.integers(1, 4))):
+        pool = getattr(snapshot, data.draw(st.sampled_from(POOLS)))
+        if not pool:
+            continue
+        position = data.draw(st.integers(0, len(pool) - 1))
+        paths = list(_paths(pool[position]))
+        path = data.draw(st.sampled_from(paths))
+        _mutilate(pool, position, path, data.draw(st.sampled_from(["delete", "replace"])), data.draw(GARBAGE))
+    campaigns = sort_campaigns(project(snapshot, o.NOW), o.NOW)
+    for campaign in campaigns:
+        assert campaign.phase in models.PHASES
+        assert campaign.sentence is not None and campaign.sentence.text
+        assert all(v.sentence is not None and v.state in models.VOLUME_STATES for v in campaign.volumes)
+        assert all(len(v.reason.error) <= models.TEXT_LIMIT for v in campaign.volumes if v.reason)
+        assert campaign.queue is None or campaign.queue.kind in models.QUEUE_KINDS
+        assert campaign.warmup is None or campaign.warmup.state in models.WARMUP_STATES
+        data_out = campaign.status_record_data(o.RESULTS_URL)
+        assert all(isinstance(v, str) for v in data_out.values())
+        status_record_update(campaign, data.draw(st.none() | st.dictionaries(st.text(max_size=8), GARBAGE)))
+        assert project_one(snapshot, campaign.name, o.NOW) is not None
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=GARBAGE)
+def test_garbage_progress_json_never_raises(data):
+    progress = progress_from_json(data, o.NOW)
+    assert progress is None or (progress.total >= 0 and progress.done >= 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=200) | TRICKY_TEXT)
+def test_garbage_volumes_txt_and_ranges_never_raise(text):
+    for line in parse_volumes_txt(text).values():
+        assert len(line.id) <= 80
+    assert all(0 <= i < 100_000 for i in parse_ranges(text))
