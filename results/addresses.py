@@ -125,11 +125,12 @@ def _check_origin(parts, base: ResultsBase) -> None:
         )
     host = (parts.hostname or "").lower()
     port = parts.port or DEFAULT_PORTS[scheme]
+    if host != base.host:
+        raise AddressRefused(f"The address points at {host or 'no host'}, not at the results base {base.url}/.")
     if scheme != base.scheme:
         raise AddressRefused(f"The address uses {scheme}, but the results base {base.url}/ uses {base.scheme}.")
-    if host != base.host or port != base.port:
-        where = host or "no host"
-        raise AddressRefused(f"The address points at {where}, not at the results base {base.url}/.")
+    if port != base.port:
+        raise AddressRefused(f"The address points at port {port}, not at the results base {base.url}/.")
 
 
 def _normalised_segments(path: str) -> list[str]:

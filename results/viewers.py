@@ -231,6 +231,7 @@ def _log_context(request, base: ResultsBase, key: str, address: str, manifest_ad
         "query": query,
         "key": key,
         "tail_url": _viewer_link("/log", log=address, manifest=manifest_address, live="1"),
+        "line_url": _viewer_link("/log", log=address, manifest=manifest_address),
     }
 
 

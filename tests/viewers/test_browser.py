@@ -1,0 +1,208 @@
+"""The viewers in Chromium against the devstack store and image server."""
+
+import os
+import re
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from devstack.content import alto_variant, alto_xml, big_run_log, iiif_json, manifest_json, page_layout, run_log
+from devstack.images import ImageServer
+from tests.fixtures.session import browser_login
+
+pytestmark = pytest.mark.browser
+START = datetime(2026, 12, 2, 10, tzinfo=UTC)
+# Screenshots for a person to look at; outside the work tree so they are never committed.
+SCREENSHOTS = Path(os.environ.get("HTRFLOW_SCREENSHOTS", Path(tempfile.gettempdir()) / "htrbrowser-screenshots"))
+
+
+@pytest.fixture(scope="module")
+def images():
+    with ImageServer() as server:
+        server.register_volume("V1", pages=4)
+        yield server
+
+
+@pytest.fixture
+def site(live_server, store, store_prefix, session_key_file, settings, images, page):
+    """A logged-in browser and a volume's files in the store; returns addresses."""
+    results = live_server.url + "/results"
+    settings.HTRFLOW_RESULTS_URL = results
+    base = f"{store_prefix}p/V1"
+    store.put(f"{base}.txt", run_log("V1", "p", pages=4, failed_pages=[3], outcome="complete", start=START))
+    store.put(f"{base}/manifest.json", manifest_json("V1", "p", pages=4, failed_pages=[3]))
+    store.put(f"{base}/iiif.json", iiif_json("V1", "p", pages=4, image_base=images.url))
+    for number in (1, 2, 4):
+        store.put(f"{base}/alto/{number:04d}.xml", alto_xml(page_layout("V1", number)))
+    browser_login(page, live_server.url, store.accounts["full"])
+    return {
+        "url": live_server.url,
+        "base": base,
+        "log": f"{results}/{base}.txt",
+        "manifest": f"{results}/{base}/manifest.json",
+        "alto": f"{results}/{base}/alto/0001.xml",
+    }
+
+
+def log_page(site, **params):
+    query = "&".join(f"{k}={quote(str(v), safe='')}" for k, v in {"log": site["log"], **params}.items())
+    return f"{site['url']}/log?{query}"
+
+
+def test_a_failed_run_opens_at_its_failure(page, site, store):
+    failed = run_log("V1", "p", pages=40, outcome="permanent", stage="stream", start=START)
+    store.put(site["base"] + ".txt", failed)
+    page.goto(log_page(site, live="1"))
+    failure = page.locator(".log-line.kind-failed").last
+    assert "permanent failure in stream" in failure.inner_text()
+    view = page.locator("#log-view").bounding_box()
+    box = failure.bounding_box()
+    assert view["y"] <= box["y"] <= view["y"] + view["height"] - box["height"]
+    assert page.locator("#log-status").inner_text() == "failed"
+    assert page.locator("#log-live[hx-get]").count() == 0
+
+
+def test_live_mode_appends_lines_and_stops_at_the_end(page, site, store):
+    key = site["base"] + ".txt"
+    store.put(key, "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] starting\n")
+    page.goto(log_page(site, live="1"))
+    assert page.locator("#log-status").inner_text().startswith("live")
+    store.append(key, "2026-12-02 10:00:05,000 INFO htrflow.wrapper: [V1] page 0001 ok in 6.1s\n")
+    page.locator("#L2").wait_for(timeout=10_000)
+    assert "page 0001 ok" in page.locator("#L2").inner_text()
+    store.append(
+        key,
+        "2026-12-02 10:00:09,000 INFO htrflow.wrapper: [V1] COMPLETE 1 pages (1 processed, 0 failed) "
+        "in 9.0s, viewer: https://x/iiif.json\n",
+    )
+    page.locator("#L3").wait_for(timeout=10_000)
+    page.wait_for_function("document.getElementById('log-status').textContent === 'finished'", timeout=10_000)
+    assert page.locator("#log-live[hx-get]").count() == 0
+    store.append(key, "2026-12-02 10:00:20,000 INFO after the end\n")
+    page.wait_for_timeout(4000)  # one poll interval and more: nothing may arrive once stopped
+    assert page.locator("#L4").count() == 0
+
+
+def test_search_highlights_and_deep_links_reach_their_line(page, site):
+    page.goto(log_page(site))
+    page.fill("#log-q", "page 0003")
+    page.click(".log-search button")
+    heading = page.locator("#results-title").inner_text()
+    assert heading.split()[0].isdigit() and int(heading.split()[0]) >= 1
+    assert page.locator(".search-hits mark").first.inner_text().lower() == "page 0003"
+    page.locator(".search-hits .ln").first.click()
+    number = page.url.rsplit("#L", 1)[1]
+    target = page.locator(f"#L{number}")
+    expect(target).to_have_class(re.compile(r"\bis-target\b"))
+    assert "0003" in target.inner_text()
+
+
+def test_a_deep_link_outside_the_tail_is_fetched_around_its_line(page, site, store):
+    big = big_run_log("V1", "p", start=START)
+    store.put(site["base"] + ".txt", big)
+    page.goto(log_page(site) + "#L500")
+    page.wait_for_url(lambda url: "line=500" in url)
+    line = page.locator("#L500")
+    line.wait_for()
+    assert line.inner_text().split("\n")[0].strip().startswith("500")
+    assert big.splitlines()[499][-20:] in line.inner_text()
+
+
+def test_show_earlier_keeps_the_readers_place(page, site, store):
+    store.put(site["base"] + ".txt", big_run_log("V1", "p", start=START))
+    page.goto(log_page(site))
+    first_shown = page.locator(".log-line:not(.kind-http)").first
+    anchor = first_shown.get_attribute("id")
+    page.locator("#log-view").evaluate("el => el.scrollTop = 0")
+    before = page.locator(f"[id='{anchor}']").bounding_box()["y"]
+    page.click("#log-earlier a")
+    page.wait_for_function(f"document.querySelector('.log-line').id !== '{anchor}'")
+    after = page.locator(f"[id='{anchor}']").bounding_box()["y"]
+    assert abs(after - before) < 40
+
+
+def test_the_summary_table_opens_a_page_in_the_alto_viewer(page, site):
+    page.goto(log_page(site, manifest=site["manifest"]))
+    assert "3 ok · 1 failed" in page.locator(".summary-facts").inner_text()
+    page.locator("table.pages a", has_text="0002").click()
+    page.wait_for_url(lambda url: "/alto?" in url)
+    assert "page 2" in page.locator("h1").inner_text()
+
+
+def test_alto_polygons_are_drawn_over_the_image_at_their_places(page, site):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
+    image = page.locator("#alto-page-image")
+    page.wait_for_function("document.getElementById('alto-viewer').classList.contains('image-loaded')")
+    layout = page_layout("V1", 1)
+    picture = image.bounding_box()
+    scale = picture["width"] / layout.width
+    assert picture["height"] == pytest.approx(layout.height * scale, rel=0.01)
+    for line in (layout.lines[0], layout.lines[len(layout.lines) // 2], layout.lines[-1]):
+        number = layout.lines.index(line) + 1
+        # The geometry's own box (Playwright's bounding_box would add the outline's stroke).
+        drawn = page.locator(f"#poly-{number}").evaluate(
+            "p => { const r = p.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width}; }"
+        )
+        x, y, w, h = line.box
+        assert drawn["x"] == pytest.approx(picture["x"] + x * scale, abs=3)
+        assert drawn["y"] == pytest.approx(picture["y"] + y * scale, abs=3)
+        assert drawn["width"] == pytest.approx(w * scale, abs=3)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "alto-viewer.png"))
+
+
+def test_hovering_a_line_lights_it_on_both_sides(page, site):
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
+    page.locator("#L3").hover()
+    assert "active" in page.locator("#poly-3").get_attribute("class")
+    page.locator("#poly-5").hover(force=True)
+    assert "active" in page.locator("#L5").get_attribute("class")
+    assert "active" not in page.locator("#L3").get_attribute("class")
+    page.locator("#L5").focus()
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.id") == "L6"
+    assert "active" in page.locator("#poly-6").get_attribute("class")
+
+
+def test_an_alto_deep_link_and_the_low_confidence_filter(page, site):
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}#L4")
+    expect(page.locator("#poly-4")).to_have_class(re.compile(r"\bactive\b"))
+    page.check("#alto-low-only")
+    low = page.locator(".alto-line.conf-low")
+    others = page.locator(".alto-line:not(.conf-low)")
+    assert others.count() > 0 and not others.first.is_visible()
+    if low.count():
+        assert low.first.is_visible()
+
+
+def test_an_image_that_will_not_load_gets_a_sentence(page, site, store):
+    store.put(site["base"] + "/iiif.json", iiif_json("V1", "p", pages=4, image_base="http://127.0.0.1:9"))
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
+    page.locator("#alto-image-failed").wait_for(state="visible", timeout=10_000)
+    assert page.locator(".alto-line").count() == len(page_layout("V1", 1).lines)
+
+
+def test_hostile_text_in_alto_and_logs_stays_text(page, site, store):
+    store.put(site["base"] + "/alto/0001.xml", alto_variant(page_layout("V1", 1), "hostile"))
+    store.put(
+        site["base"] + ".txt", "2026-12-02 10:00:00 ERROR <img src=x onerror=alert(1)><script>alert(2)</script>\n"
+    )
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
+    assert page.locator(".alto-line", has_text="<script>alert(1)</script>").count() >= 1
+    page.goto(log_page(site))
+    assert "<script>alert(2)</script>" in page.locator("#L1").inner_text()
+    assert dialogs == [] and page.locator("#log-view img").count() == 0
+
+
+def test_a_refused_address_shows_its_sentence(page, site):
+    page.goto(f"{site['url']}/log?log={quote(site['url'] + '/results-evil/x.txt', safe='')}")
+    assert "not under the results base" in page.locator("#viewer-problem").inner_text()
+    page.goto(f"{site['url']}/alto?src={quote('https://evil.example/results/a/b.xml', safe='')}")
+    assert "points at evil.example" in page.locator("#viewer-problem").inner_text()
