@@ -470,11 +470,15 @@ def project(snapshot: Snapshot, now: datetime) -> list[Campaign]:
 
 
 def project_one(snapshot: Snapshot, name: str, now: datetime) -> Campaign | None:
-    """The campaign called ``name`` (a Job name, the stem of a split campaign, or a gone Job), or None."""
+    """The campaign called ``name`` (a Job name, the stem of a split campaign or one of its parts, or a
+    campaign whose Job is gone), or None."""
     index = _build_index(snapshot)
     groups = _group_jobs(_list(snapshot.jobs))
     if name in groups:
         return _project_live(snapshot, index, name, groups[name], now)
+    for key, jobs in groups.items():  # a part's Job name shows the whole split campaign
+        if any(_name(job) == name for job in jobs):
+            return _project_live(snapshot, index, key, jobs, now)
     live_jobs = {_name(job) for jobs in groups.values() for job in jobs}
     gone = _gone_groups(index, live_jobs)
     if name in gone:

@@ -562,6 +562,7 @@ def test_split_campaign_parts_read_as_one_campaign():
     assert [v.job for v in campaign.volumes] == ["maps-1900-part1"] * 2 + ["maps-1900-part2"] * 3
     assert (campaign.counts.total, campaign.counts.done, campaign.counts.active) == (5, 3, 2)
     assert campaign.phase == models.RUNNING
+    assert project_one(o.scene(jobs=[part2, part1], records=records), "maps-1900-part2", o.NOW).name == "maps-1900"
     assert [p.status_record_name for p in campaign.part_states] == [
         "campaign-maps-1900-part1-status",
         "campaign-maps-1900-part2-status",
