@@ -116,7 +116,13 @@ class LogWindow:
 
 
 def _read_tail(reader, key: str) -> LogWindow:
-    blob = reader.get(key, suffix=TAIL_BYTES)
+    try:
+        blob = reader.get(key, suffix=TAIL_BYTES)
+    except StoreError as error:
+        if error.outcome is not Outcome.UNSATISFIABLE:
+            raise
+        empty = reader.head(key)  # an empty log has no last bytes to ask for
+        return LogWindow([], 0, 0, empty.size, empty.last_modified)
     data, start = runlog.cut_at_line_start(blob.body, blob.start)
     first_number = 1 if start == 0 else None
     if start and blob.size <= NUMBERING_LIMIT:
@@ -125,6 +131,19 @@ def _read_tail(reader, key: str) -> LogWindow:
     data = runlog.complete_lines(data)
     return LogWindow(
         runlog.split_lines(data, start, first_number), start, start + len(data), blob.size, blob.last_modified
+    )
+
+
+def _read_before(reader, key: str, before: int) -> LogWindow:
+    """The part of the log that ends at byte ``before`` (for "show earlier" without JavaScript)."""
+    start = max(0, before - TAIL_BYTES)
+    blob = reader.get(key, start=start, end=before - 1)
+    data, start = runlog.cut_at_line_start(blob.body, blob.start)
+    data = runlog.complete_lines(data)
+    first_number = 1 if start == 0 else None
+    note = "This is an earlier part of the log."
+    return LogWindow(
+        runlog.split_lines(data, start, first_number), start, start + len(data), blob.size, blob.last_modified, note
     )
 
 
@@ -187,11 +206,17 @@ def log_view(request):
     query = request.GET.get("q", "")[:200]
     manifest_address = request.GET.get("manifest", "")
     line = _positive_int(request.GET.get("line"))
+    before = None if line else _positive_int(request.GET.get("before"))
     try:
         summary = _manifest_summary(request, reader, base, manifest_address) if manifest_address else None
         if query.strip():
             return _log_search_page(request, reader, base, key, address, query, summary)
-        window = _read_around_line(reader, key, line) if line else _read_tail(reader, key)
+        if line:
+            window = _read_around_line(reader, key, line)
+        elif before:
+            window = _read_before(reader, key, before)
+        else:
+            window = _read_tail(reader, key)
     except _LoginAgain:
         return _login_response(request)
     except StoreError as error:
@@ -201,7 +226,7 @@ def log_view(request):
             return _login_response(request)
         return _problem_page(request, "Run log", sentence, status=error.status, address=address)
     state = _log_state(window.lines, window, live)
-    following = live and not state["ended"] and not line and window.end >= window.size - 1
+    following = live and not state["ended"] and not line and not before and window.end >= window.size - 1
     context = {
         **_log_context(request, base, key, address, manifest_address, summary, query),
         "window": window,
@@ -211,9 +236,9 @@ def log_view(request):
         "poll_url": _poll_url(address, window.end, _next_number(window), 0) if following else "",
         "poll_seconds": POLL_SECONDS,
         "earlier_url": _earlier_url(address, window) if window.start > 0 else "",
-        "earlier_page_url": _viewer_link("/log", log=address, line=_first_number(window, back=True)),
-        "focus": "" if line else _focus_anchor(window.lines, state["ended"]),
-        "deep_line": line,
+        "earlier_page_url": _earlier_page_url(address, window),
+        "focus": "" if (line or before) else _focus_anchor(window.lines, state["ended"]),
+        "deep_line": line or before,
         "errors": [ln for ln in window.lines if ln.is_error],
         "http_count": sum(1 for ln in window.lines if ln.kind == "http"),
     }
@@ -257,6 +282,14 @@ def _first_number(window: LogWindow, back: bool = False) -> int | None:
 
 def _poll_url(address: str, offset: int, number: int | None, failures: int) -> str:
     return _viewer_link("/log/more", log=address, after=offset, line=number, fails=failures or None)
+
+
+def _earlier_page_url(address: str, window: LogWindow) -> str:
+    """The same "show earlier" as a whole page, for browsers without JavaScript."""
+    number = _first_number(window, back=True)
+    if number:
+        return _viewer_link("/log", log=address, line=number)
+    return _viewer_link("/log", log=address, before=window.start)
 
 
 def _earlier_url(address: str, window: LogWindow) -> str:
@@ -357,7 +390,7 @@ def log_earlier(request):
     context = {
         "groups": runlog.group_lines(lines),
         "earlier_url": _earlier_url(address, window) if start > 0 else "",
-        "earlier_page_url": _viewer_link("/log", log=address, line=_first_number(window, back=True)),
+        "earlier_page_url": _earlier_page_url(address, window),
         "errors": [ln for ln in lines if ln.is_error],
     }
     return render(request, "viewers/log_earlier.html", context)

@@ -34,6 +34,15 @@
         return;
       }
     }
+    var offset = /^#at(\d+)$/.exec(window.location.hash);
+    if (offset) {
+      var spot = document.getElementById("at" + offset[1]);
+      if (spot) { scrollToLine(spot); return; }
+      if (!view.dataset.deepLine && view.dataset.lineUrl) {
+        window.location.replace(view.dataset.lineUrl + "&before=" + (Number(offset[1]) + 65536) + "#at" + offset[1]);
+        return;
+      }
+    }
     var focus = view.dataset.focus ? document.getElementById(view.dataset.focus) : null;
     if (focus && focus.classList.contains("kind-failed")) {
       var group = focus.closest(".log-group");

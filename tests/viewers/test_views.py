@@ -1,5 +1,6 @@
 """The viewers' pages through Django's client, reading the store double with a person's session."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -149,3 +150,28 @@ def test_the_plain_text_downloads(results_client, volume):
 def test_without_a_session_the_viewer_sends_people_to_log_in(client, volume, session_key_file):
     response = client.get("/log", {"log": volume["log"]})
     assert response.status_code == 302 and response["Location"].startswith("/login?next=/log")
+
+
+def test_an_empty_log_says_so(results_client, store, volume):
+    store.put(volume["base"] + ".txt", b"")
+    response = results_client.get("/log", {"log": volume["log"], "live": "1"})
+    assert response.status_code == 200 and "The log is empty so far." in response.content.decode()
+
+
+def test_earlier_parts_open_as_a_page_without_javascript(results_client, store, volume):
+    big = big_run_log("V1", "p", start=START)
+    store.put(volume["base"] + ".txt", big)
+    tail = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    earlier = re.search(r'href="(/log\?log=[^"]+&amp;before=(\d+))"', tail)
+    assert earlier, "the tail of a big log links to the part before it"
+    page = results_client.get(earlier.group(1).replace("&amp;", "&")).content.decode()
+    before = int(earlier.group(2))
+    last_line_before = big.encode()[:before].rstrip(b"\n").rsplit(b"\n", 1)[-1].decode()
+    assert last_line_before[-25:] in page and "earlier part of the log" in page
+
+
+def test_a_deep_link_by_number_shows_the_line_with_context(results_client, store, volume):
+    big = big_run_log("V1", "p", start=START)
+    store.put(volume["base"] + ".txt", big)
+    page = results_client.get("/log", {"log": volume["log"], "line": 1234}).content.decode()
+    assert 'id="L1234"' in page and 'id="L1134"' in page and 'id="L1133"' not in page
