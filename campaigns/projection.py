@@ -979,6 +979,14 @@ def _queue_state(snapshot: Snapshot, index: _Index, job: dict, now: datetime) ->
         return state
     state.kind = "waiting"
     state.ahead, state.holders = _queue_position(index, snapshot, workload, state.cluster_queue)
+    pending_since = state.since or _created(workload)
+    if (
+        state.ahead == 0
+        and pending_since is not None
+        and now - pending_since > KUEUE_SILENT_AFTER
+        and _room_for(index, workload, job, state.cluster_queue)
+    ):
+        state.kind = "kueue_silent"  # first in line, the queue has room, yet nothing admits it
     return state
 
 
@@ -1194,6 +1202,33 @@ def _nominal_quota(cluster_queue: dict) -> dict[str, Decimal]:
                 if name and amount is not None:
                     quota[name] = max(quota.get(name, Decimal(0)), amount)
     return quota
+
+
+def _quota_in_use(cluster_queue: dict) -> dict[str, Decimal]:
+    """What the ClusterQueue has handed out per resource (reservations if reported, else usage)."""
+    status = _dict(cluster_queue.get("status"))
+    flavors = _list(status.get("flavorsReservation")) or _list(status.get("flavorsUsage"))
+    used: dict[str, Decimal] = {}
+    for flavor in flavors:
+        for resource in _list(_get(flavor, "resources")):
+            name = _str(_get(resource, "name"))
+            amount = parse_quantity(_get(resource, "total"))
+            if name and amount is not None:
+                used[name] = used.get(name, Decimal(0)) + amount
+    return used
+
+
+def _room_for(index: _Index, workload: dict, job: dict, cluster_queue_name: str) -> bool:
+    """The ClusterQueue is readable and has enough unused quota for the whole workload right now."""
+    cluster_queue = index.cluster_queues.get(cluster_queue_name)
+    if cluster_queue is None:
+        return False
+    quota = _nominal_quota(cluster_queue)
+    used = _quota_in_use(cluster_queue)
+    asked = {r: a for r, a in _requested(workload, job).items() if a > 0 and r in quota}
+    if not asked:
+        return False
+    return all(used.get(r, Decimal(0)) + a <= quota[r] for r, a in asked.items())
 
 
 def _covered_resources(cluster_queue: dict) -> set[str]:

@@ -405,7 +405,7 @@ def pending_workload(**overrides) -> dict:
     return workload("estate-inventories-1890", QUEUED_UID, **values)
 
 
-def cluster_queue(cpu="16", memory="32Gi", gpu="4", active=True) -> dict:
+def cluster_queue(cpu="16", memory="32Gi", gpu="4", active=True, used=("16", "32Gi", "4")) -> dict:
     return {
         "apiVersion": "kueue.x-k8s.io/v1beta2",
         "kind": "ClusterQueue",
@@ -435,9 +435,9 @@ def cluster_queue(cpu="16", memory="32Gi", gpu="4", active=True) -> dict:
                 {
                     "name": "default-flavor",
                     "resources": [
-                        {"name": "cpu", "total": "16"},
-                        {"name": "memory", "total": "32Gi"},
-                        {"name": "nvidia.com/gpu", "total": "4"},
+                        {"name": "cpu", "total": used[0]},
+                        {"name": "memory", "total": used[1]},
+                        {"name": "nvidia.com/gpu", "total": used[2]},
                     ],
                 }
             ],

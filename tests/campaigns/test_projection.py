@@ -456,6 +456,18 @@ def test_no_workload_for_some_minutes_means_kueue_is_silent():
     assert "kubectl -n kueue-system get pods" in queue.sentence.commands
 
 
+def test_first_in_line_with_room_in_the_queue_yet_pending_for_minutes_means_kueue_is_silent():
+    snapshot = o.scene(
+        jobs=[o.queued_job()],
+        workloads=[o.pending_workload()],
+        cluster_queues=[o.cluster_queue(used=("0", "0", "0"))],
+    )
+    queue = one(snapshot, "estate-inventories-1890").queue
+    assert queue.kind == "kueue_silent"
+    # the same workload a minute after it was looked at is just waiting
+    assert one(snapshot, "estate-inventories-1890", now=o.NOW.replace(hour=8, minute=41)).queue.kind == "waiting"
+
+
 def test_no_workload_right_after_creation_is_not_yet():
     snapshot = o.scene(workloads=[])
     queue = one(snapshot, "estate-inventories-1890", now=o.NOW.replace(hour=8, minute=41)).queue
