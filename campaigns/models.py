@@ -363,6 +363,7 @@ class Campaign:
     results_prefix: str = ""  # key prefix "<ns>/<pipeline>/"
     part_states: list[PartState] = field(default_factory=list)  # one per live Job, for the status records
     stored_phase: str = ""  # the phase the status record held (for campaigns whose Job is gone)
+    job_message: str = ""  # the Job's Failed condition, "reason: message", bounded
     sentence: Sentence | None = None
 
     @property

@@ -682,6 +682,7 @@ def _project_live(snapshot: Snapshot, index: _Index, name: str, jobs: list[dict]
         priority_class=_str(labels.get(LABEL_PRIORITY_CLASS)),
         queue_name=_str(labels.get(LABEL_QUEUE_NAME)),
     )
+    campaign.job_message = _failed_condition_text(jobs)
     _fill_failures_from_status_records(campaign, index, parts)
     campaign.failures = [v for v in volumes if v.state == "failed" or (v.retrying and v.reason is not None)]
     _fill_pipeline(campaign, index, first)
@@ -707,6 +708,15 @@ def _project_live(snapshot: Snapshot, index: _Index, name: str, jobs: list[dict]
         volume.sentence = sentences.volume_sentence(volume, snapshot.namespace)
     campaign.sentence = sentences.campaign_sentence(campaign)
     return campaign
+
+
+def _failed_condition_text(jobs: list[dict]) -> str:
+    for job in jobs:
+        cond = condition(job, "Failed") or condition(job, "FailureTarget")
+        if cond is not None and cond.get("status") == "True":
+            reason, message = _str(cond.get("reason")), _str(cond.get("message"))
+            return bounded(f"{reason}: {message}" if reason and message else reason or message)
+    return ""
 
 
 def _part_state(part: _Part) -> PartState:

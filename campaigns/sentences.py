@@ -156,7 +156,7 @@ def _quote(reason: VolumeReason) -> str:
 def _attempts(volume: Volume | None) -> str:
     if volume is None or volume.attempts <= 0:
         return ""
-    return f" ({volume.attempts} of {volume.retry_limit + 1} attempts used)"
+    return f" ({volume.attempts} of {volume.retry_limit + 1} attempts failed so far)"
 
 
 def _config_reason(reason, final, volume):
@@ -639,10 +639,12 @@ def campaign_sentence(campaign: Campaign) -> Sentence:
             tone="bad",
         )
     if campaign.phase == FAILED:
+        why = "see the problems below"
+        if not campaign.failures and campaign.job_message:
+            why = f"Kubernetes ended the Job with: {bounded(campaign.job_message, QUOTE_LIMIT)}"
         return Sentence(
             f"Failed: the campaign stopped with {counts.done} of {counts.total} volumes done. Nothing will run the "
-            f"rest in this campaign: fix the cause (see the problems below) and add the volumes to a new "
-            f"campaign.{gone}",
+            f"rest in this campaign: fix the cause ({why}) and add the volumes to a new campaign.{gone}",
             detail=_job_detail(campaign),
             tone="bad",
         )
@@ -672,4 +674,7 @@ def _job_detail(campaign: Campaign) -> str:
         parts.append(f"LocalQueue {campaign.queue_name}")
     if campaign.cluster_queue_name:
         parts.append(f"ClusterQueue {campaign.cluster_queue_name}")
-    return ", ".join(parts)
+    text = ", ".join(parts)
+    if campaign.job_message:
+        text += f"; Job condition: {bounded(campaign.job_message)}"
+    return text

@@ -83,7 +83,7 @@ def test_retrying_form_says_what_happens_next_without_giving_up(kind):
 def test_retrying_transient_says_it_is_retried_by_itself_and_counts_attempts():
     text = sentences.volume_sentence(volume("pending", REASONS["transient"], attempts=2)).text
     assert "tried again automatically" in text
-    assert "2 of 4 attempts used" in text
+    assert "2 of 4 attempts failed so far" in text
     assert "Nothing to do" in text
 
 
@@ -341,6 +341,15 @@ def test_running_campaign_with_a_failed_warmup_says_volumes_cannot_start():
 def test_each_phase_has_a_state_sentence(phase, words):
     campaign = Campaign(namespace="htr-batch", name="x", phase=phase, counts=Counts(total=12, done=3, failed=1))
     assert words in sentences.campaign_sentence(campaign).text
+
+
+def test_a_failed_campaign_without_failed_volumes_quotes_the_jobs_end():
+    job = o.finished_job("parish-records-1870", o.RUNNING_UID, completed="", failed="")
+    job["status"]["conditions"] = [o.cond("Failed", reason="DeadlineExceeded", message="Job was active longer than")]
+    campaign = project_one(o.scene(jobs=[job], pods=[]), "parish-records-1870", o.NOW)
+    assert campaign.phase == models.FAILED
+    assert "DeadlineExceeded: Job was active longer than" in campaign.sentence.text
+    assert "Job condition: DeadlineExceeded" in campaign.sentence.detail
 
 
 def test_a_gone_campaign_says_its_card_comes_from_records():
