@@ -64,6 +64,7 @@ class Simulator:
         self.interval = interval
         self.clock = clock or (lambda: datetime.now(UTC))
         self.steps = 0
+        self.failed_attempts: list[tuple[str, str]] = []  # (job, volume id) of each simulated failure
         self._writers: dict[tuple[str, int], object] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -201,6 +202,7 @@ class Simulator:
         volume.updated_at = now
         volume.state = FAILED if last else RETRYING
         volume.retry_in = RETRY_AFTER
+        self.failed_attempts.append((campaign.name, volume.id))
         writer = self._writer(campaign, volume, now)
         self.store.append(s.log_key(where, campaign, volume), writer.ending(outcome, stage="stream", error=error))
         self._writers.pop((campaign.name, volume.index), None)
@@ -208,7 +210,10 @@ class Simulator:
 
     def _fill_slots(self, campaign: Campaign, now: datetime) -> None:
         """Give free parallelism to retries that are due, then to pending indexes, lowest first."""
-        busy = sum(1 for v in campaign.volumes if v.state in (RUNNING, WAITING))
+        # A failed attempt keeps its slot until its replacement is due, as the Job's backoff would.
+        busy = sum(
+            1 for v in campaign.volumes if v.state in (RUNNING, WAITING) or (v.state == RETRYING and v.retry_in > 0)
+        )
         while busy < campaign.parallelism:
             due = [v for v in campaign.volumes if v.state == RETRYING and v.retry_in <= 0]
             waiting = [v for v in campaign.volumes if v.state == PENDING]

@@ -1,0 +1,593 @@
+"""The demo scene, read back through the real kubernetes client and boto3, the simulator, and `make demo`.
+
+The tests in this module share one stack of their own (not the session-wide ``demo_stack``, which
+other tests move with ``step()``), so the situations are read exactly as built; the simulator
+tests come last because they change it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from botocore.exceptions import ClientError
+from kubernetes import client as k8s
+from kubernetes import config as k8s_config
+
+from tests.fixtures.scene import start_stack
+
+NS = "htr-batch"
+H = "htrflow.riksarkivet.se/"
+KUEUE = ("kueue.x-k8s.io", "v1beta2")
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def indexes(ranges: str | None) -> set[int]:
+    """'0-2,5' -> {0, 1, 2, 5}."""
+    found: set[int] = set()
+    for part in filter(None, (ranges or "").split(",")):
+        first, _, last = part.partition("-")
+        found.update(range(int(first), int(last or first) + 1))
+    return found
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    built = start_stack("http://127.0.0.1:8000/results", tmp_path_factory.mktemp("scene-tests"))
+    try:
+        yield built
+    finally:
+        built.stop()
+
+
+@pytest.fixture(scope="module")
+def api(stack):
+    api_client = k8s_config.new_client_from_config(config_file=str(stack.kubeconfig_path))
+    yield api_client
+    api_client.close()
+
+
+@pytest.fixture(scope="module")
+def batch(api):
+    return k8s.BatchV1Api(api)
+
+
+@pytest.fixture(scope="module")
+def core(api):
+    return k8s.CoreV1Api(api)
+
+
+@pytest.fixture(scope="module")
+def custom(api):
+    return k8s.CustomObjectsApi(api)
+
+
+def job(batch, name):
+    return batch.read_namespaced_job(name, NS)
+
+
+def pods_of(core, job_name):
+    pods = core.list_namespaced_pod(NS, label_selector=f"batch.kubernetes.io/job-name={job_name}").items
+    by_index: dict[int, list] = {}
+    for pod in pods:
+        by_index.setdefault(int(pod.metadata.labels["batch.kubernetes.io/job-completion-index"]), []).append(pod)
+    for group in by_index.values():
+        group.sort(key=lambda pod: (pod.metadata.creation_timestamp, pod.metadata.name))
+    return by_index
+
+
+def workloads_of(custom, job_uid):
+    answer = custom.list_namespaced_custom_object(
+        *KUEUE, NS, "workloads", label_selector=f"kueue.x-k8s.io/job-uid={job_uid}"
+    )
+    return answer["items"]
+
+
+def condition(obj_conditions, kind):
+    for item in obj_conditions or []:
+        found_type = item["type"] if isinstance(item, dict) else item.type
+        if found_type == kind:
+            return item
+    return None
+
+
+def newest_pod(core, stack, situation):
+    campaign = stack.scene.situations[situation]
+    volume_id = stack.scene.volumes[situation][0]
+    index = stack.scene.campaigns[campaign].volume(volume_id).index
+    return pods_of(core, campaign)[index], index, campaign
+
+
+def wrapper_terminated(pod):
+    return pod.status.container_statuses[0].state.terminated
+
+
+def termination_json(pod):
+    return json.loads(wrapper_terminated(pod).message)
+
+
+def cluster_queue(custom):
+    return custom.get_cluster_custom_object(*KUEUE, "clusterqueues", "htr-batch-cq")
+
+
+def gpu_quota_and_usage(queue):
+    quota = next(
+        int(resource["nominalQuota"])
+        for group in queue["spec"]["resourceGroups"]
+        for flavor in group["flavors"]
+        for resource in flavor["resources"]
+        if resource["name"] == "nvidia.com/gpu"
+    )
+    used = sum(
+        int(resource["total"])
+        for flavor in queue["status"]["flavorsUsage"]
+        for resource in flavor["resources"]
+        if resource["name"] == "nvidia.com/gpu"
+    )
+    return quota, used
+
+
+def reader(stack, name):
+    return stack.store.client(stack.store.accounts[name])
+
+
+def read(stack, name, key) -> bytes:
+    return reader(stack, name).get_object(Bucket=stack.store.bucket, Key=key)["Body"].read()
+
+
+# --- the cluster side --------------------------------------------------------------------------
+
+
+def test_every_situation_names_a_campaign_the_cluster_shows(stack, batch, core):
+    jobs = {j.metadata.name: j for j in batch.list_namespaced_job(NS, label_selector="app=htrflow-batch").items}
+    records = {cm.metadata.name for cm in core.list_namespaced_config_map(NS).items}
+    for situation, name in stack.scene.situations.items():
+        if situation.startswith("job_gone"):
+            assert name not in jobs
+            assert {f"campaign-{name}", f"campaign-{name}-status"} <= records
+        elif situation == "split":
+            parts = sorted(n for n, j in jobs.items() if j.metadata.labels[H + "campaign"] == name)
+            assert parts == [f"{name}-part1", f"{name}-part2"]
+        else:
+            assert name in jobs, situation
+            assert f"campaign-{name}" in records
+
+
+def test_campaign_jobs_carry_the_contract_labels_and_shape(batch):
+    for item in batch.list_namespaced_job(NS, label_selector="app=htrflow-batch").items:
+        labels = item.metadata.labels
+        assert labels[H + "managed-by"] == "converter"
+        assert labels[H + "campaign"] and labels[H + "pipeline"]
+        assert labels["kueue.x-k8s.io/queue-name"] == "htr-batch"
+        assert item.spec.completion_mode == "Indexed"
+        assert item.spec.backoff_limit_per_index == 3
+        volumes = {v.name: v for v in item.spec.template.spec.volumes}
+        assert volumes["campaign"].config_map.name == f"campaign-{item.metadata.name}"
+        assert volumes["pipeline"].config_map.name == f"htr-pipeline-{labels[H + 'pipeline']}"
+
+
+def test_volumes_txt_has_one_tab_separated_line_per_index_pointing_at_served_manifests(stack, batch, core):
+    parish = job(batch, stack.scene.situations["running_mixed"])
+    record = core.read_namespaced_config_map(f"campaign-{parish.metadata.name}", NS)
+    lines = record.data["volumes.txt"].splitlines()
+    assert len(lines) == parish.spec.completions == 40
+    volume_id, source = lines[0].split("\t")
+    assert source.startswith(stack.images.base + "/manifests/")
+    with urllib.request.urlopen(source, timeout=10) as answer:
+        assert json.loads(answer.read())["type"] == "Manifest"
+
+
+def test_one_campaign_lists_bare_images_and_they_are_served(stack, core):
+    name = stack.scene.situations["images_form"]
+    lines = core.read_namespaced_config_map(f"campaign-{name}", NS).data["volumes.txt"].splitlines()
+    sources = dict(line.split("\t") for line in lines)
+    volume_id = stack.scene.volumes["images_form"][0]
+    assert sources[volume_id].startswith("images:")
+    urls = sources[volume_id][len("images:") :].split(" ")
+    assert len(urls) > 1
+    with urllib.request.urlopen(urls[0], timeout=10) as answer:
+        assert answer.headers["Content-Type"] == "image/jpeg"
+
+
+def test_the_running_campaign_has_done_failed_active_and_pending_volumes(stack, batch, core):
+    name = stack.scene.situations["running_mixed"]
+    status = job(batch, name).status
+    done, failed = indexes(status.completed_indexes), indexes(status.failed_indexes)
+    pods = pods_of(core, name)
+    pending = set(range(40)) - set(pods)
+    assert done and failed and pending and status.active > 0
+    assert not done & failed
+    running = {i for i, group in pods.items() if group[-1].status.phase == "Running"}
+    assert len(running) == status.active
+    assert condition(status.conditions, "Complete") is None and condition(status.conditions, "Failed") is None
+
+
+def test_a_campaign_waits_in_init_for_a_warm_up_that_has_not_finished(stack, batch, core):
+    name = stack.scene.situations["warmup_pending"]
+    pipeline = job(batch, name).metadata.labels[H + "pipeline"]
+    warmup = job(batch, f"htr-warmup-{pipeline}")
+    assert not condition(warmup.status.conditions, "Complete") and not condition(warmup.status.conditions, "Failed")
+    assert H + "recipe-sha256" in warmup.spec.template.metadata.annotations
+    for group in pods_of(core, name).values():
+        pod = group[-1]
+        assert pod.status.phase == "Pending"
+        assert pod.status.init_container_statuses[0].name == "warmup-wait"
+        assert pod.status.init_container_statuses[0].state.running is not None
+        assert pod.status.container_statuses[0].state.waiting.reason == "PodInitializing"
+
+
+def test_a_failed_warm_up_job_has_its_json_reason_and_its_campaign_failed_on_the_marker(stack, batch, core):
+    name = stack.scene.situations["warmup_failed"]
+    pipeline = job(batch, name).metadata.labels[H + "pipeline"]
+    warmup = job(batch, f"htr-warmup-{pipeline}")
+    assert condition(warmup.status.conditions, "Failed").status == "True"
+    (pod,) = core.list_namespaced_pod(NS, label_selector=f"batch.kubernetes.io/job-name=htr-warmup-{pipeline}").items
+    message = json.loads(pod.status.container_statuses[0].state.terminated.message)
+    assert message["stage"] == "warmup" and message["permanent"] is True and message["error"]
+    marker = (
+        f"no warm-up marker at /data/warmup/{pipeline}.done after 900s: the pipeline's warm-up Job has not finished"
+    )
+    for group in pods_of(core, stack.scene.situations["warmup_wait_exit13"]).values():
+        init = group[-1].status.init_container_statuses[0].state.terminated
+        assert init.exit_code == 13 and init.message.strip() == marker
+
+
+@pytest.mark.parametrize(
+    "situation, exit_code, evidence",
+    [
+        ("permanent_setup", 13, {"stage": "setup", "permanent": True}),
+        ("transient_retrying", 1, {"stage": "stream", "permanent": False}),
+        ("transient_last_attempt", 1, {"stage": "stream", "permanent": False}),
+        ("verify_missing_pages", 1, {"stage": "verify"}),
+        ("sigterm", 143, {"error": "SIGTERM"}),
+        ("deadline_exceeded", 143, {"error": "SIGTERM"}),
+    ],
+)
+def test_each_wrapper_failure_leaves_its_exit_code_and_json_message(stack, core, batch, situation, exit_code, evidence):
+    pods, index, name = newest_pod(core, stack, situation)
+    terminated = wrapper_terminated(pods[-1])
+    assert terminated.exit_code == exit_code
+    message = termination_json(pods[-1])
+    assert {key: message[key] for key in evidence} == evidence
+    failed = indexes(job(batch, name).status.failed_indexes)
+    assert (index in failed) == (situation in ("permanent_setup", "transient_last_attempt", "verify_missing_pages"))
+
+
+def test_the_permanent_setup_failure_names_a_manifest_that_really_answers_404(stack, core):
+    pods, _, _ = newest_pod(core, stack, "permanent_setup")
+    error = termination_json(pods[-1])["error"]
+    url = re.search(r"(http://\S+manifest\.json)", error).group(1)
+    assert error.endswith("HTTP 404")
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(url, timeout=10)
+    assert answer.value.code == 404
+
+
+def test_the_last_attempt_failure_spent_all_four_tries(stack, core):
+    pods, _, _ = newest_pod(core, stack, "transient_last_attempt")
+    assert len(pods) == 4
+    assert pods[-1].metadata.annotations["batch.kubernetes.io/job-index-failure-count"] == "3"
+
+
+def test_the_verify_failure_lists_missing_and_failed_pages(stack, core):
+    pods, _, _ = newest_pod(core, stack, "verify_missing_pages")
+    error = termination_json(pods[-1])["error"]
+    assert error.startswith("verify failed: 2 missing, 1 failed")
+    assert "missing=[0012, 0044] failed=[0031]" in error
+
+
+def test_kills_are_told_by_pod_reason_and_terminated_reason(stack, core):
+    deadline, _, _ = newest_pod(core, stack, "deadline_exceeded")
+    assert deadline[-1].status.reason == "DeadlineExceeded"
+    evicted, _, _ = newest_pod(core, stack, "evicted")
+    assert evicted[-1].status.reason == "Evicted" and evicted[-1].status.phase == "Failed"
+    oom, _, _ = newest_pod(core, stack, "oom_killed")
+    terminated = wrapper_terminated(oom[-1])
+    assert (terminated.reason, terminated.exit_code) == ("OOMKilled", 137)
+    drained, _, _ = newest_pod(core, stack, "sigterm")
+    assert condition(drained[-1].status.conditions, "DisruptionTarget").status == "True"
+
+
+# --- the queue ---------------------------------------------------------------------------------
+
+
+def test_queued_waiting_its_turn_while_others_hold_the_quota(stack, batch, custom):
+    waiting = job(batch, stack.scene.situations["queued_turn"])
+    assert waiting.spec.suspend is True
+    (workload,) = workloads_of(custom, waiting.metadata.uid)
+    reserved = condition(workload["status"]["conditions"], "QuotaReserved")
+    assert (reserved["status"], reserved["reason"]) == ("False", "Pending")
+    assert "insufficient unused quota for nvidia.com/gpu" in reserved["message"]
+    assert workload["metadata"]["ownerReferences"][0]["uid"] == waiting.metadata.uid
+    queue = cluster_queue(custom)
+    quota, used = gpu_quota_and_usage(queue)
+    assert used == quota
+    assert queue["status"]["pendingWorkloads"] > 0
+
+
+def test_queued_that_can_never_be_admitted_asks_for_more_than_the_quota(stack, batch, custom):
+    never = job(batch, stack.scene.situations["queued_never_fits"])
+    gpus_per_pod = int(never.spec.template.spec.containers[0].resources.requests["nvidia.com/gpu"])
+    quota, _ = gpu_quota_and_usage(cluster_queue(custom))
+    assert never.spec.parallelism * gpus_per_pod > quota
+    (workload,) = workloads_of(custom, never.metadata.uid)
+    assert "exceeds the maximum quota" in condition(workload["status"]["conditions"], "QuotaReserved")["message"]
+
+
+def test_queued_without_workload_names_a_missing_priority_class(stack, batch, core, custom):
+    missing = job(batch, stack.scene.situations["queued_missing_priority"])
+    wanted = missing.metadata.labels["kueue.x-k8s.io/priority-class"]
+    classes = custom.list_cluster_custom_object(*KUEUE, "workloadpriorityclasses")["items"]
+    names = {item["metadata"]["name"]: item["value"] for item in classes}
+    assert names == {"htr-interactive": 1000, "htr-bulk": 0, "htr-idle": -10}
+    assert wanted not in names
+    assert workloads_of(custom, missing.metadata.uid) == []
+    events = core.list_namespaced_event(NS).items
+    assert not [e for e in events if e.involved_object.name == missing.metadata.name]
+
+
+@pytest.mark.parametrize("situation, finished_some", [("paused_before_start", False), ("paused_after_some", True)])
+def test_paused_campaigns_have_a_deactivated_workload(stack, batch, custom, situation, finished_some):
+    paused = job(batch, stack.scene.situations[situation])
+    assert paused.spec.suspend is True
+    assert condition(paused.status.conditions, "Suspended").status == "True"
+    (workload,) = workloads_of(custom, paused.metadata.uid)
+    assert workload["spec"]["active"] is False
+    evicted = condition(workload["status"]["conditions"], "Evicted")
+    assert (evicted["status"], evicted["reason"]) == ("True", "Deactivated")
+    assert bool(paused.status.completed_indexes) is finished_some
+
+
+# --- finished campaigns and records ------------------------------------------------------------
+
+
+def test_finished_campaigns_end_as_their_situation_says(stack, batch):
+    situations = stack.scene.situations
+    succeeded = job(batch, situations["succeeded"]).status
+    assert condition(succeeded.conditions, "Complete").status == "True" and succeeded.completion_time
+    partly = job(batch, situations["partially_failed"]).status
+    assert condition(partly.conditions, "Failed").status == "True"
+    assert indexes(partly.completed_indexes) and indexes(partly.failed_indexes)
+    failed = job(batch, situations["failed"]).status
+    assert condition(failed.conditions, "Failed").status == "True" and not failed.completed_indexes
+
+
+def test_succeeded_with_failed_pages_has_a_manifest_that_says_so(stack, batch):
+    name = stack.scene.situations["succeeded_failed_pages"]
+    pipeline = job(batch, name).metadata.labels[H + "pipeline"]
+    volume_id = stack.scene.volumes["succeeded_failed_pages"][0]
+    manifest = json.loads(read(stack, "full", f"{NS}/{pipeline}/{volume_id}/manifest.json"))
+    assert manifest["pages_failed"] >= 1
+    assert [r for r in manifest["results"].values() if r["status"] == "failed"]
+
+
+def test_a_campaign_whose_job_is_gone_keeps_its_records(stack, core):
+    name = stack.scene.situations["job_gone"]
+    record = core.read_namespaced_config_map(f"campaign-{name}", NS)
+    assert record.data["volumes.txt"].count("\n") >= 1
+    status = core.read_namespaced_config_map(f"campaign-{name}-status", NS)
+    assert status.metadata.labels[H + "kind"] == "status"
+    assert status.data["phase"] == "Succeeded"
+    assert isinstance(json.loads(status.data["failedVolumes"]), list)
+    partly = core.read_namespaced_config_map(
+        f"campaign-{stack.scene.situations['job_gone_partially_failed']}-status", NS
+    )
+    failed = json.loads(partly.data["failedVolumes"])
+    assert {entry["id"] for entry in failed} == set(stack.scene.volumes["job_gone_partially_failed"])
+    assert all(entry["reason"] for entry in failed)
+
+
+# --- the results bucket ------------------------------------------------------------------------
+
+
+def test_a_done_volume_has_every_result_file(stack):
+    volume_id = stack.scene.volumes["limited_allowed"][0]
+    prefix = f"{NS}/swe-lines-v2/{volume_id}"
+    progress = json.loads(read(stack, "full", f"{prefix}/progress.json"))
+    assert progress["stage"] == "done" and progress["pages_done"] == progress["pages_total"]
+    manifest = json.loads(read(stack, "full", f"{prefix}/manifest.json"))
+    assert manifest["viewer_url"] == f"{stack.results_url}/{prefix}/iiif.json"
+    iiif = json.loads(read(stack, "full", f"{prefix}/iiif.json"))
+    assert iiif["items"][0]["seeAlso"][0]["id"] == f"{stack.results_url}/{prefix}/alto/0001.xml"
+    assert b"http://www.loc.gov/standards/alto/ns-v4#" in read(stack, "full", f"{prefix}/alto/0001.xml")
+    assert b"PcGts" in read(stack, "full", f"{prefix}/page/0001.xml")
+    log = read(stack, "full", f"{NS}/status/logs/swe-lines-v2/{volume_id}.txt").decode()
+    assert f"[{volume_id}] COMPLETE {manifest['pages']} pages" in log
+
+
+def test_one_volume_keeps_its_run_log_at_the_older_key(stack):
+    volume_id = stack.scene.volumes["old_log_key"][0]
+    log = stack.store.get(f"status/logs/swe-lines-v2/{volume_id}.txt").decode()
+    assert "COMPLETE" in log
+
+
+def test_the_limited_account_is_denied_its_volumes_and_reads_the_others(stack):
+    denied = stack.scene.volumes["limited_denied"][0]
+    allowed = stack.scene.volumes["limited_allowed"][0]
+    for key in (f"{NS}/swe-lines-v2/{denied}/manifest.json", f"{NS}/status/logs/swe-lines-v2/{denied}.txt"):
+        with pytest.raises(ClientError) as refused:
+            read(stack, "limited", key)
+        assert refused.value.response["Error"]["Code"] == "AccessDenied"
+        assert read(stack, "full", key)
+    assert json.loads(read(stack, "limited", f"{NS}/swe-lines-v2/{allowed}/manifest.json"))["volume"] == allowed
+
+
+# --- the simulator (these change the stack, so they come last) -----------------------------------
+
+
+def test_a_step_adds_pages_to_running_volumes(stack):
+    volume_id = stack.scene.volumes["long_running"][0]
+    key = f"{NS}/swe-lines-v2/{volume_id}/progress.json"
+    before = json.loads(stack.store.get(key))
+    stack.simulator.step()
+    after = json.loads(stack.store.get(key))
+    assert after["pages_done"] == before["pages_done"] + 1
+    assert after["updated_at"] >= before["updated_at"]
+    assert read(stack, "full", f"{NS}/swe-lines-v2/{volume_id}/alto/{after['pages_done']:04d}.xml")
+
+
+def test_steps_complete_volumes_finish_a_campaign_and_admit_the_queued_one(stack, batch, core, custom):
+    finishing = stack.scene.situations["finishing_soon"]
+    queued = job(batch, stack.scene.situations["queued_turn"])
+    done_before = indexes(job(batch, finishing).status.completed_indexes)
+    quota, _ = gpu_quota_and_usage(cluster_queue(custom))
+    admitted = False
+    for _ in range(40):
+        stack.simulator.step()
+        _, used = gpu_quota_and_usage(cluster_queue(custom))
+        assert used <= quota
+        admitted = job(batch, queued.metadata.name).spec.suspend is False
+        if admitted:
+            break
+    assert admitted
+    finished = job(batch, finishing)
+    assert indexes(finished.status.completed_indexes) > done_before
+    assert condition(finished.status.conditions, "Complete").status == "True" and finished.status.completion_time
+    (workload,) = workloads_of(custom, queued.metadata.uid)
+    for kind in ("QuotaReserved", "Admitted"):
+        assert condition(workload["status"]["conditions"], kind)["status"] == "True"
+    assert pods_of(core, queued.metadata.name)
+    finished_volume = stack.scene.campaigns[finishing].volumes[-1]
+    log = stack.store.get(f"{NS}/status/logs/swe-lines-v2/{finished_volume.id}.txt").decode()
+    assert f"[{finished_volume.id}] COMPLETE" in log
+
+
+def test_a_transient_failure_fails_a_pod_and_a_replacement_follows(stack, core):
+    from devstack.simulator import FAILURE_EVERY, RETRY_AFTER
+
+    seen = len(stack.simulator.failed_attempts)
+    for _ in range(FAILURE_EVERY):
+        stack.simulator.step()
+        if len(stack.simulator.failed_attempts) > seen:
+            break
+    name, volume_id = stack.simulator.failed_attempts[-1]
+    index = stack.scene.campaigns[name].volume(volume_id).index
+    before = pods_of(core, name)[index]
+    assert before[-1].status.phase == "Failed"
+    message = termination_json(before[-1])
+    assert (message["stage"], message["permanent"], wrapper_terminated(before[-1]).exit_code) == ("stream", False, 1)
+    for _ in range(RETRY_AFTER + 1):
+        stack.simulator.step()
+    after = pods_of(core, name)[index]
+    assert len(after) == len(before) + 1
+    assert after[-1].status.phase == "Running"
+    failures = sum(
+        1 for pod in after if pod.status.phase == "Failed" and not condition(pod.status.conditions, "DisruptionTarget")
+    )
+    assert after[-1].metadata.annotations["batch.kubernetes.io/job-index-failure-count"] == str(failures)
+
+
+def test_the_simulator_thread_steps_until_stopped(stack):
+    before = stack.simulator.steps
+    stack.simulator.interval = 0.05
+    stack.simulator.start()
+    deadline = time.monotonic() + 30
+    while stack.simulator.steps < before + 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stack.simulator.stop()
+    stopped_at = stack.simulator.steps
+    time.sleep(0.2)
+    assert stopped_at >= before + 2
+    assert stack.simulator.steps == stopped_at
+
+
+# --- make demo ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def start_demo(port: int) -> tuple[subprocess.Popen, list[str]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "devstack.demo", "--port", str(port)],
+        cwd=PROJECT_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
+    return process, lines
+
+
+def wait_for_health(process, port: int, lines: list[str]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "".join(lines)
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
+                if answer.status == 200 and any("Press Ctrl-C" in line for line in lines):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    pytest.fail("the demo did not answer /healthz within 2 minutes:\n" + "".join(lines))
+
+
+def test_make_demo_starts_prints_the_logins_and_stops_on_ctrl_c_twice_in_a_row():
+    from devstack.store import DEMO_LOGINS
+
+    for _ in range(2):
+        port = free_port()
+        process, lines = start_demo(port)
+        try:
+            wait_for_health(process, port, lines)
+            output = "".join(lines)
+            for username, password in DEMO_LOGINS.values():
+                assert username in output and password in output
+            assert f"http://127.0.0.1:{port}/" in output
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=60) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        assert port_is_free(port)
+        assert "Traceback" not in "".join(lines)
+
+
+def test_make_demo_on_a_taken_port_says_so_in_one_sentence():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        answer = subprocess.run(
+            [sys.executable, "-m", "devstack.demo", "--port", str(port)],
+            cwd=PROJECT_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert answer.returncode != 0
+    assert answer.stdout == ""
+    message = answer.stderr.strip()
+    assert len(message.splitlines()) == 1 and "Traceback" not in message
+    assert f"Port {port}" in message and "already in use" in message
