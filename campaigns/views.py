@@ -170,6 +170,7 @@ class VolumeRow:
     volume: Volume
     log_href: str
     results_href: str = ""
+    pages_href: str = ""  # the ALTO viewer on the volume's first page
     progress: progress.VolumeProgress | None = None
     progress_text: str = ""
 
@@ -205,6 +206,8 @@ def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> V
     row = VolumeRow(volume, log_href(volume))
     if volume.state == "done":
         row.results_href = _url_for_key(volume.iiif_key)
+    if volume.state in ("done", "active"):
+        row.pages_href = "/alto?" + urlencode({"src": _url_for_key(volume.alto_prefix + "0001.xml")})
     if report is not None:
         row.progress = report.get(volume.progress_key)
         if row.progress is not None and row.progress.progress is not None:

@@ -337,3 +337,10 @@ def test_a_refused_status_write_is_logged_not_shown(cluster, results_client, set
     assert response.status_code == 200
     assert "refused" not in page_text(response)
     assert any("not written" in record.getMessage() for record in caplog.records)
+
+
+def test_volume_rows_link_the_run_log_and_the_page_viewer(cluster, results_client):
+    add_campaign(cluster, "linked", volume_ids=["C1", "C2"], completed="0")
+    html = page_text(results_client.get("/campaigns/htr-batch/linked"))
+    assert "/alto?src=%2Fresults%2Fhtr-batch%2Fswe-lines-v2%2FC1%2Falto%2F0001.xml" in html
+    assert "manifest=%2Fresults%2Fhtr-batch%2Fswe-lines-v2%2FC1%2Fmanifest.json" in html
