@@ -387,7 +387,7 @@ class Campaign:
             return True
         if self.warmup is not None and (self.warmup.state == "failed" or self.warmup.marker_missing):
             return True
-        troubled_queue = ("never_fits", "no_workload_priority_class", "kueue_silent")
+        troubled_queue = ("never_fits", "no_workload_priority_class", "kueue_silent", "inadmissible")
         return self.queue is not None and self.queue.kind in troubled_queue
 
     def results_base(self, results_url: str) -> str:

@@ -654,6 +654,14 @@ def campaign_sentence(campaign: Campaign) -> Sentence:
             inner = campaign.queue.sentence
             return Sentence(f"{prefix}. {inner.text}", detail=inner.detail, commands=inner.commands, tone=inner.tone)
         return Sentence(f"{prefix}: waiting for the queue to admit it.", detail=_job_detail(campaign), tone="idle")
+    if campaign.job_gone and not campaign.stored_phase:
+        return Sentence(
+            "There is no Job for this campaign, only its volume list: the Job was removed, or it has not been created "
+            "yet (an apply holds a campaign back while another one on the same pipeline still runs any of its "
+            "volumes). If it does not appear, an operator should apply the campaigns again.",
+            detail=_job_detail(campaign),
+            tone="idle",
+        )
     if campaign.job_gone:
         return Sentence(
             "Its Job has been removed and the last recorded state was not final, so how it ended is not known. "

@@ -109,6 +109,14 @@ def test_campaign_known_only_from_records_with_a_non_final_stored_phase_is_unkno
     assert "removed" in campaign.sentence.text
 
 
+def test_a_campaign_with_only_its_volume_list_is_unknown_and_says_its_job_may_not_exist_yet():
+    snapshot = o.scene(jobs=[], status_records=[])
+    campaign = one(snapshot, "estate-inventories-1890")
+    assert campaign.job_gone is True and campaign.phase == models.UNKNOWN
+    assert campaign.counts.total == 12 and {v.state for v in campaign.volumes} == {"unknown"}
+    assert "not been created yet" in campaign.sentence.text
+
+
 def test_campaign_known_only_from_records_keeps_its_final_phase():
     campaign = one(o.scene(), "county-tax-1790")
     assert campaign.job_gone is True
