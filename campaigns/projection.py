@@ -570,6 +570,8 @@ def _project_part(snapshot: Snapshot, index: _Index, job: dict, pipeline: str) -
             retry_limit=retry_limit,
         )
         _volume_state(volume, position, completed, failed, phase, pods.get(position, []))
+        if line is not None and line.malformed and volume.state == "pending":
+            volume.state = "unknown"  # a line that exists but does not parse cannot run
         volumes.append(volume)
     return _Part(
         job=job,
@@ -595,6 +597,11 @@ def _waiting_for_cache(pod: dict) -> bool:
     return bool(_get(init, "state", "running")) or bool(_get(init, "state", "waiting"))
 
 
+def _failed_try(pod: dict) -> bool:
+    """A failed pod that counts against the index's retries (a drained pod does not)."""
+    return _str(_get(pod, "status", "phase")) == "Failed" and not condition_true(pod, "DisruptionTarget")
+
+
 def _volume_state(volume: Volume, position: int, completed, failed, phase: str, pods: list[dict]) -> None:
     """Fill state, reason, attempts and retrying of one volume from the Job status and its pods."""
     newest = _newest_first(p for p in pods if isinstance(p, dict))
@@ -610,16 +617,10 @@ def _volume_state(volume: Volume, position: int, completed, failed, phase: str, 
         volume.state = "unknown"
     else:
         volume.state = "pending"
-    if volume.malformed and volume.id != f"index-{position}" and volume.state == "pending":
-        volume.state = "unknown"  # a line that exists but does not parse cannot run
-    failed_pods = 0
-    for pod in newest:
-        if _str(_get(pod, "status", "phase")) == "Failed":
-            failed_pods += 1
+    failed_tries = sum(1 for pod in newest if _failed_try(pod))
     if newest:
-        count = _int(_annotations(newest[0]).get(INDEX_FAILURE_COUNT), 0)
-        count += 1 if _str(_get(newest[0], "status", "phase")) == "Failed" else 0
-        volume.attempts = max(count, failed_pods)
+        count = _int(_annotations(newest[0]).get(INDEX_FAILURE_COUNT), 0) + (1 if _failed_try(newest[0]) else 0)
+        volume.attempts = max(count, failed_tries)
     for pod in newest:
         reason = reason_from_pod(pod)
         if reason is not None:

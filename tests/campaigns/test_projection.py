@@ -270,6 +270,14 @@ def test_sigterm_without_a_deadline_is_a_stopped_pod():
     assert one(o.scene(pods=[pod]), "parish-records-1870").volumes[11].reason.kind == "sigterm"
 
 
+def test_a_pod_stopped_by_a_node_drain_does_not_count_as_a_try():
+    pod = o.failed_wrapper_pod("parish-records-1870", 11, o.wrapper_message("stream", False, "SIGTERM"), exit_code=143)
+    pod["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "EvictionByEvictionAPI"}]
+    volume = one(o.scene(pods=[pod]), "parish-records-1870").volumes[11]
+    assert volume.reason.kind == "sigterm" and volume.retrying is True
+    assert volume.attempts == 0
+
+
 def test_oom_killed_comes_from_the_terminated_reason_and_exit_code():
     pod = o.campaign_pod("parish-records-1870", 11, phase="Failed", wrapper=o.terminated(137, reason="OOMKilled"))
     volume = one(o.scene(pods=[pod]), "parish-records-1870").volumes[11]
