@@ -617,6 +617,29 @@ def test_a_gone_campaign_keeps_its_card_from_records_with_failed_volumes():
     assert status_record_update(campaign, data) is None  # never written from records alone
 
 
+def test_a_gone_split_campaign_reads_as_one_from_its_part_records():
+    def part_record(n: int, done: str, failed: str, finished: str) -> dict:
+        data = {
+            "phase": "Succeeded" if failed == "0" else "PartiallyFailed",
+            "volumesTotal": "2",
+            "volumesDone": done,
+            "volumesFailed": failed,
+            "startedAt": "2026-09-01T00:00:00Z",
+            "finishedAt": finished,
+            "jobUid": f"uid-p{n}",
+        }
+        return o.status_record(f"maps-1900-part{n}", data, campaign="maps-1900")
+
+    records = [part_record(2, "1", "1", "2026-09-03T00:00:00Z"), part_record(1, "2", "0", "2026-09-02T00:00:00Z")]
+    campaigns = [c for c in project(o.scene(jobs=[], records=[], status_records=records), o.NOW)]
+    assert [c.name for c in campaigns] == ["maps-1900"]
+    campaign = campaigns[0]
+    assert campaign.parts == ["maps-1900-part1", "maps-1900-part2"] and campaign.job_gone
+    assert campaign.phase == models.PARTIALLY_FAILED
+    assert (campaign.counts.total, campaign.counts.done, campaign.counts.failed) == (4, 3, 1)
+    assert campaign.finished_at.isoformat() == "2026-09-03T00:00:00+00:00"
+
+
 def test_pipeline_steps_with_models_and_revisions():
     campaign = one(o.scene(), "parish-records-1870")
     assert [(s.name, s.model, s.revision) for s in campaign.pipeline_steps] == [
