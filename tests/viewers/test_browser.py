@@ -80,7 +80,7 @@ def test_live_mode_appends_lines_and_stops_at_the_end(page, site, store):
         "in 9.0s, viewer: https://x/iiif.json\n",
     )
     page.locator("#L3").wait_for(timeout=10_000)
-    page.wait_for_function("document.getElementById('log-status').textContent === 'finished'", timeout=10_000)
+    expect(page.locator("#log-status")).to_have_text("finished", timeout=10_000)
     assert page.locator("#log-live[hx-get]").count() == 0
     store.append(key, "2026-12-02 10:00:20,000 INFO after the end\n")
     page.wait_for_timeout(4000)  # one poll interval and more: nothing may arrive once stopped
@@ -120,7 +120,7 @@ def test_show_earlier_keeps_the_readers_place(page, site, store):
     page.locator("#log-view").evaluate("el => el.scrollTop = 0")
     before = page.locator(f"[id='{anchor}']").bounding_box()["y"]
     page.click("#log-earlier a")
-    page.wait_for_function(f"document.querySelector('.log-line').id !== '{anchor}'")
+    expect(page.locator(".log-line").first).not_to_have_attribute("id", anchor)
     after = page.locator(f"[id='{anchor}']").bounding_box()["y"]
     assert abs(after - before) < 40
 
@@ -137,7 +137,7 @@ def test_alto_polygons_are_drawn_over_the_image_at_their_places(page, site):
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
     image = page.locator("#alto-page-image")
-    page.wait_for_function("document.getElementById('alto-viewer').classList.contains('image-loaded')")
+    expect(page.locator("#alto-viewer")).to_have_class(re.compile(r"\bimage-loaded\b"))
     layout = page_layout("V1", 1)
     picture = image.bounding_box()
     scale = picture["width"] / layout.width

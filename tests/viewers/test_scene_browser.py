@@ -1,0 +1,74 @@
+"""The viewers reached the way people reach them: from a campaign card, on the demo scene, while it moves."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+from django.core.cache import cache
+from playwright.sync_api import expect
+
+from campaigns import kube as kube_module
+from campaigns import views as campaign_views
+from devstack import scene_store
+from devstack.scene_model import DONE, FAILED, RUNNING
+from results import viewers
+from tests.fixtures.session import browser_login
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def logged_in(scene, live_server, page, settings, session_key_file, monkeypatch):
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
+    settings.HTRFLOW_WRITE_STATUS = False
+    monkeypatch.setattr(viewers, "POLL_SECONDS", 1)  # the live server runs in this process
+    kube_module.clear_cache()
+    campaign_views.clear_projections()
+    cache.clear()
+    browser_login(page, live_server.url, scene.store.accounts["full"])
+    yield page
+    kube_module.clear_cache()
+
+
+def test_a_cards_failed_volume_opens_its_run_log_at_the_failure(scene, logged_in, live_server):
+    page = logged_in
+    campaign = scene.scene.campaign_of("permanent_setup")
+    volume_id = scene.scene.volumes["permanent_setup"][0]
+    page.goto(live_server.url + "/")
+    row = page.locator(f"article[id='card-htr-batch--{campaign.name}'] li.problem", has_text=volume_id)
+    expect(row.first).to_be_visible()
+    row.first.locator("a.log-link").click()
+    page.wait_for_url(re.compile(r"/log\?"))
+    failure = page.locator(".log-line.kind-failed").last
+    expect(failure).to_contain_text("permanent failure in setup")
+    view = page.locator("#log-view").bounding_box()
+    box = failure.bounding_box()
+    assert view["y"] <= box["y"] and box["y"] + box["height"] <= view["y"] + view["height"]
+    expect(page.locator("#log-status")).to_have_text("failed")
+    assert page.locator("#log-live[hx-get]").count() == 0
+
+
+def test_live_mode_follows_the_simulator_until_the_volume_completes(scene, logged_in, live_server):
+    page = logged_in
+    campaign = scene.scene.campaign_of("finishing_soon")
+    volume = next(v for v in campaign.volumes if v.state == RUNNING)
+    key = scene_store.log_key(scene.scene.where, campaign, volume)
+    address = f"{scene.results_url}/{key}"
+    page.goto(f"{live_server.url}/log?log={quote(address, safe='')}&live=1")
+    expect(page.locator("#log-status")).to_contain_text("live")
+    lines = page.locator(".log-line")
+    seen = lines.count()
+    grew = False
+    for _ in range(40):
+        if volume.state in (DONE, FAILED):
+            break
+        scene.simulator.step()
+        lines.nth(seen).wait_for(state="attached", timeout=10_000)  # a line beyond those seen arrived
+        grew = True
+        seen = lines.count()
+    assert grew and volume.state == DONE
+    expect(page.locator("#log-status")).to_have_text("finished", timeout=10_000)
+    expect(page.locator(".log-line.kind-finished")).to_have_count(1)
+    assert page.locator("#log-live[hx-get]").count() == 0
