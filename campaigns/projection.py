@@ -990,6 +990,9 @@ def _queue_state(snapshot: Snapshot, index: _Index, job: dict, now: datetime) ->
         return state
     state.kind = "waiting"
     state.ahead, state.holders = _queue_position(index, snapshot, workload, state.cluster_queue)
+    cluster_queue = index.cluster_queues.get(state.cluster_queue)
+    if cluster_queue is not None and isinstance(_get(cluster_queue, "status", "pendingWorkloads"), int):
+        state.pending_in_queue = max(0, _int(_get(cluster_queue, "status", "pendingWorkloads"), 0))
     pending_since = state.since or _created(workload)
     if (
         state.ahead == 0

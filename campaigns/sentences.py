@@ -606,6 +606,8 @@ def _queue_detail(queue: QueueState) -> str:
         parts.append(f"reason {queue.reason}")
     for fit in queue.fits:
         parts.append(f"{fit.resource} {fit.requested} of quota {fit.quota or 'none'}")
+    if queue.pending_in_queue is not None:
+        parts.append(f"{queue.pending_in_queue} pending in the ClusterQueue across all namespaces")
     text = ", ".join(parts)
     if queue.message:
         text += f"; Kueue says: {bounded(queue.message)}"

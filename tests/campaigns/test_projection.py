@@ -423,6 +423,7 @@ def test_waiting_its_turn_counts_campaigns_ahead_and_names_who_holds_the_quota()
     assert queue.holders == ["parish-records-1870"]
     assert queue.cluster_queue == "htr-batch-cq"
     assert "2 campaigns ahead" in queue.sentence.text
+    assert queue.pending_in_queue == 1 and "1 pending in the ClusterQueue" in queue.sentence.detail
 
 
 def test_asking_more_than_the_nominal_quota_can_never_be_admitted():
