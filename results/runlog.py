@@ -27,8 +27,9 @@ _RETRY = re.compile(r"\btransient failure in [a-z]+: ")
 _RESUME = re.compile(r"\[[^\]]+\] resume: \d+ done, \d+ to process")
 _HTTP = re.compile(r"HTTP Request: ")
 _MODEL = re.compile(
-    r"\b(?:load(?:ing|ed)? (?:the )?(?:model|weights|checkpoint|processor|tokenizer)|model(?:s)? load|"
-    r"from_pretrained|safetensors|warm-?up|stage load)\b",
+    r"\bload(?:ing|ed|s)?\b[^:]{0,60}\b(?:models?|weights|checkpoint|processor|tokenizer)\b|"
+    r"\bmodels? (?:ready|loaded)\b|from_pretrained|safetensors|\bwarm-?up\b|^(?:ultralytics|transformers[\w.]*|"
+    r"htrflow\.models|torch[\w.]*):",
     re.IGNORECASE,
 )
 _TRACEBACK_START = re.compile(
@@ -116,9 +117,14 @@ def _kind(text: str, level: str | None) -> str:
         return "http"
     if level == "WARNING":
         return "warning"
-    if _MODEL.search(text):
+    if _MODEL.search(text) or _MODEL.search(_message_of(text)):
         return "model"
     return "plain"
+
+
+def _message_of(text: str) -> str:
+    match = _LOGGING_LINE.match(text) or _LEVEL_FIRST.match(text)
+    return match.group("rest") if match else text
 
 
 def end_of_run(text: str) -> str | None:
@@ -190,11 +196,12 @@ def _mark_tracebacks(lines: list[LogLine]) -> None:
 
 
 def group_lines(lines: list[LogLine]) -> list[LogGroup]:
-    """Runs of HTTP request lines become one group; an error keeps its traceback with it."""
+    """Runs of HTTP request lines, and of model loading lines, become one group each; an error keeps its
+    traceback with it."""
     groups: list[LogGroup] = []
     for line in lines:
         last = groups[-1] if groups else None
-        if line.kind == "http" and last is not None and last.kind == "http":
+        if line.kind in ("http", "model") and last is not None and last.kind == line.kind:
             last.lines.append(line)
         elif line.kind == "traceback" and last is not None and last.kind in ("error", "failed", "retry"):
             last.lines.append(line)

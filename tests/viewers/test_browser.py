@@ -64,6 +64,8 @@ def test_a_failed_run_opens_at_its_failure(page, site, store):
     assert view["y"] <= box["y"] <= view["y"] + view["height"] - box["height"]
     assert page.locator("#log-status").inner_text() == "failed"
     assert page.locator("#log-live[hx-get]").count() == 0
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "log-failed.png"))
 
 
 def test_live_mode_appends_lines_and_stops_at_the_end(page, site, store):
@@ -128,6 +130,8 @@ def test_show_earlier_keeps_the_readers_place(page, site, store):
 def test_the_summary_table_opens_a_page_in_the_alto_viewer(page, site):
     page.goto(log_page(site, manifest=site["manifest"]))
     assert "3 ok · 1 failed" in page.locator(".summary-facts").inner_text()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "log-summary.png"), full_page=True)
     page.locator("table.pages a", has_text="0002").click()
     page.wait_for_url(lambda url: "/alto?" in url)
     assert "page 2" in page.locator("h1").inner_text()
@@ -152,7 +156,7 @@ def test_alto_polygons_are_drawn_over_the_image_at_their_places(page, site):
         assert drawn["x"] == pytest.approx(picture["x"] + x * scale, abs=3)
         assert drawn["y"] == pytest.approx(picture["y"] + y * scale, abs=3)
         assert drawn["width"] == pytest.approx(w * scale, abs=3)
-    SCREENSHOTS.mkdir(exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "alto-viewer.png"))
 
 

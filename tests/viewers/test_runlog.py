@@ -49,6 +49,9 @@ def test_time_and_level_are_read_from_logging_lines():
         ("permanent failure in setup: manifest HTTP 404 — check the manifest URL", "failed"),
         ("transient failure in stream on the last attempt: timeout", "failed"),
         ("transient failure in stream: timeout", "retry"),
+        ("2026-01-01 10:00:00,1 INFO htrflow.models: Loading yolo model R/y-1 from /data/models", "model"),
+        ("2026-01-01 10:00:00,1 INFO ultralytics: YOLOv9c summary (fused): 384 layers", "model"),
+        ("2026-01-01 10:00:00,1 INFO htrflow.wrapper: [V] load: models ready on cuda:0 in 12.8s", "model"),
         ("just words", "plain"),
     ],
 )
@@ -61,6 +64,16 @@ def test_http_noise_collapses_and_an_error_keeps_its_traceback():
     kinds = [(group.kind, len(group.lines)) for group in groups]
     assert kinds == [("resume", 1), ("model", 1), ("http", 3), ("warning", 1), ("error", 5), ("finished", 1)]
     assert groups[4].lines[-1].text == "RuntimeError: image fetch failed: HTTP 404"
+
+
+def test_model_loading_lines_stay_together():
+    text = (
+        b"2026-01-01 10:00:00,1 INFO htrflow.models: Loading yolo model a from /data/models\n"
+        b"2026-01-01 10:00:01,1 INFO ultralytics: YOLOv9c summary (fused): 384 layers\n"
+        b"2026-01-01 10:00:02,1 INFO htrflow.wrapper: [V] stream: 4 pages\n"
+    )
+    groups = runlog.group_lines(runlog.split_lines(text, 0, 1))
+    assert [(g.kind, len(g.lines)) for g in groups] == [("model", 2), ("plain", 1)]
 
 
 @pytest.mark.parametrize(
