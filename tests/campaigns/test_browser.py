@@ -102,3 +102,16 @@ def test_with_the_cluster_api_failing_the_page_shows_the_banner_within_the_timeo
     expect(campaigns_page.locator(".banner.warn")).to_contain_text("Could not reach the cluster since")
     expect(card(campaigns_page, scene, "running_mixed")).to_be_visible()
     scene.kube.clear_faults()
+
+
+def test_open_operator_details_stay_open_across_polls(scene, campaigns_page):
+    running = card(campaigns_page, scene, "running_mixed")
+    details = running.locator("details.ops")
+    details.locator("summary").click()
+    expect(details).to_have_attribute("open", "")
+    expect(details).to_contain_text("kubectl -n htr-batch get job")
+    name = scene.scene.situations["running_mixed"]
+    with campaigns_page.expect_response(lambda response: f"/{name}/card" in response.url, timeout=15_000):
+        pass
+    campaigns_page.wait_for_timeout(300)  # let htmx swap the answer in
+    expect(card(campaigns_page, scene, "running_mixed").locator("details.ops")).to_have_attribute("open", "")
