@@ -175,3 +175,64 @@ def test_a_deep_link_by_number_shows_the_line_with_context(results_client, store
     store.put(volume["base"] + ".txt", big)
     page = results_client.get("/log", {"log": volume["log"], "line": 1234}).content.decode()
     assert 'id="L1234"' in page and 'id="L1134"' in page and 'id="L1133"' not in page
+
+
+def failing_reader(monkeypatch, outcome):
+    def fail(self, key, **kwargs):
+        raise reader_module.StoreError(outcome)
+
+    monkeypatch.setattr(reader_module.ResultsReader, "get", fail)
+    monkeypatch.setattr(reader_module.ResultsReader, "head", fail)
+
+
+@pytest.mark.parametrize(
+    "outcome, status, words",
+    [
+        (reader_module.Outcome.UNREACHABLE, 502, "could not be reached"),
+        (reader_module.Outcome.TIMEOUT, 504, "did not answer in time"),
+        (reader_module.Outcome.FORBIDDEN, 403, "may not read this run log"),
+    ],
+)
+def test_each_store_failure_has_its_own_sentence(results_client, volume, monkeypatch, outcome, status, words):
+    failing_reader(monkeypatch, outcome)
+    response = results_client.get("/log", {"log": volume["log"]})
+    assert response.status_code == status and words in response.content.decode()
+
+
+def test_a_session_the_store_ended_sends_the_person_to_log_in_and_back(results_client, volume, monkeypatch):
+    failing_reader(monkeypatch, reader_module.Outcome.SESSION_ENDED)
+    response = results_client.get("/alto", {"src": volume["alto"]})
+    assert response.status_code == 302 and response["Location"].startswith("/login?next=/alto%3Fsrc")
+    poll = results_client.get("/log/more", {"log": volume["log"], "after": 10}, HTTP_HX_REQUEST="true")
+    assert poll.status_code == 401 and poll["HX-Redirect"].startswith("/login?next=/log/more")
+
+
+def test_polling_backs_off_then_stops_with_a_sentence(results_client, volume, monkeypatch):
+    failing_reader(monkeypatch, reader_module.Outcome.UNREACHABLE)
+    first = results_client.get("/log/more", {"log": volume["log"], "after": 10})
+    assert first.status_code == 200 and 'hx-trigger="every 6s"' in first.content.decode()
+    assert "fails=1" in first.content.decode() and "Trying again in 6 s" in first.content.decode()
+    last = results_client.get("/log/more", {"log": volume["log"], "after": 10, "fails": 4})
+    assert last.status_code == 286 and "Stopped following the log" in last.content.decode()
+    assert "hx-get" not in last.content.decode()
+
+
+def test_a_page_with_no_lines_and_lines_off_the_page_are_explained(results_client, store, volume):
+    layout = page_layout("V1", 1)
+    store.put(volume["base"] + "/alto/0001.xml", alto_variant(layout, "empty"))
+    assert "no text lines" in results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    store.put(volume["base"] + "/alto/0001.xml", alto_variant(layout, "outside"))
+    page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    assert "outside the page" in page and 'class="alto-poly' in page
+
+
+def test_a_missing_iiif_manifest_still_shows_the_text(results_client, store, volume):
+    store.delete(volume["base"] + "/iiif.json")
+    page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    assert "no iiif.json for this volume" in page and 'id="L1"' in page and "<image" not in page
+
+
+def test_search_within_a_page_marks_and_counts(results_client, volume):
+    word = page_layout("V1", 1).lines[1].words[0].text
+    page = results_client.get("/alto", {"src": volume["alto"], "q": word}).content.decode()
+    assert f"<mark>{word}</mark>" in page and re.search(r"\d+ match", page)
