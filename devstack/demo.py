@@ -116,6 +116,16 @@ def login_help(scene, store, port: int) -> str:
     return "\n".join(lines)
 
 
+def _die_with_parent() -> None:
+    """In the web app's process: ask Linux to stop it if the demo itself is killed (best effort)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Demo:
     """Everything ``make demo`` starts, so it can all be stopped in reverse order."""
 
@@ -152,6 +162,7 @@ class Demo:
             cwd=str(PROJECT_ROOT),
             env=web_environment(self.port, kubeconfig, session_key, self.store),
             start_new_session=True,  # Ctrl-C reaches us; we stop the web app ourselves
+            preexec_fn=_die_with_parent,
         )
         self.wait_until_ready()
         print(login_help(self.scene, self.store, self.port), flush=True)

@@ -23,6 +23,7 @@ the servers run, so a scene is built after they start.
 
 from __future__ import annotations
 
+import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -286,8 +287,14 @@ def _reason(volume: Volume) -> str:
     for container in state.get("containerStatuses", []) + state.get("initContainerStatuses", []):
         message = container["state"].get("terminated", {}).get("message")
         if message:
-            return message.strip()
-    return state.get("reason", "failed")
+            try:
+                return json.loads(message)["error"]
+            except (ValueError, KeyError, TypeError):
+                return message.strip()
+    if state.get("reason"):
+        return state["reason"]
+    terminated = state["containerStatuses"][0]["state"].get("terminated", {})
+    return f"{terminated.get('reason', 'failed')} (exit code {terminated.get('exitCode', '?')})"
 
 
 def _land_surveys(b: _Builder) -> Campaign:

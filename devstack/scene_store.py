@@ -8,7 +8,7 @@ uses the smaller pieces (``page_files``, ``progress_text``, ``log_lines``) to gr
 from __future__ import annotations
 
 import functools
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from devstack import content_json as cj
 from devstack.content_layout import page_layout
@@ -60,12 +60,26 @@ def page_files(where: Where, campaign: Campaign, volume: Volume, page_no: int) -
     }
 
 
+# Page XML is the slow part of building a scene (milliseconds a page), and a page's XML depends only
+# on the volume and page number, so it is made once per process; tests build several stacks.
+_STAMP_PLACEHOLDER = datetime(1999, 1, 1, tzinfo=UTC)
+
+
+@functools.lru_cache(maxsize=4096)
 def _alto(volume_id: str, page_no: int) -> bytes:
     return alto_xml(page_layout(volume_id, page_no), 4)
 
 
-def _page(volume_id: str, page_no: int, written) -> bytes:
-    return page_xml(page_layout(volume_id, page_no), created=written)
+@functools.lru_cache(maxsize=4096)
+def _page_template(volume_id: str, page_no: int) -> bytes:
+    return page_xml(page_layout(volume_id, page_no), created=_STAMP_PLACEHOLDER)
+
+
+def _page(volume_id: str, page_no: int, written: datetime | None) -> bytes:
+    """PAGE XML stamped with the time the page was written."""
+    placeholder = _STAMP_PLACEHOLDER.isoformat(timespec="seconds").encode()
+    stamp = (written or _STAMP_PLACEHOLDER).isoformat(timespec="seconds").encode()
+    return _page_template(volume_id, page_no).replace(placeholder, stamp)
 
 
 def body(content) -> bytes:

@@ -552,10 +552,10 @@ def wait_for_health(process, port: int, lines: list[str]) -> None:
     pytest.fail("the demo did not answer /healthz within 2 minutes:\n" + "".join(lines))
 
 
-def test_make_demo_starts_prints_the_logins_and_stops_on_ctrl_c_twice_in_a_row():
+def test_make_demo_starts_prints_the_logins_and_stops_on_ctrl_c_then_on_sigterm():
     from devstack.store import DEMO_LOGINS
 
-    for _ in range(2):
+    for stop_signal in (signal.SIGINT, signal.SIGTERM):
         port = free_port()
         process, lines = start_demo(port)
         try:
@@ -564,7 +564,7 @@ def test_make_demo_starts_prints_the_logins_and_stops_on_ctrl_c_twice_in_a_row()
             for username, password in DEMO_LOGINS.values():
                 assert username in output and password in output
             assert f"http://127.0.0.1:{port}/" in output
-            process.send_signal(signal.SIGINT)
+            process.send_signal(stop_signal)
             assert process.wait(timeout=60) == 0
         finally:
             if process.poll() is None:
