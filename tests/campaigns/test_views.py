@@ -344,3 +344,109 @@ def test_volume_rows_link_the_run_log_and_the_page_viewer(cluster, results_clien
     html = page_text(results_client.get("/campaigns/htr-batch/linked"))
     assert "/alto?src=%2Fresults%2Fhtr-batch%2Fswe-lines-v2%2FC1%2Falto%2F0001.xml" in html
     assert "manifest=%2Fresults%2Fhtr-batch%2Fswe-lines-v2%2FC1%2Fmanifest.json" in html
+
+
+# --- progress reads, with a stand-in reader --------------------------------------------------------
+
+
+class CountingReader:
+    """Answers progress.json from a dict; a key mapped to an Outcome raises it as the store would."""
+
+    def __init__(self, answers):
+        self.answers = answers
+        self.asked = []
+
+    def get_json(self, key, max_bytes=None):
+        from results.outcomes import Outcome, StoreError
+
+        self.asked.append(key)
+        answer = self.answers.get(key, Outcome.NOT_FOUND)
+        if isinstance(answer, Outcome):
+            raise StoreError(answer)
+        return answer
+
+
+@pytest.fixture
+def fake_reader(monkeypatch, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.HTRFLOW_S3_TIMEOUT = 0.5
+    holder = {}
+
+    def install(answers):
+        holder["reader"] = CountingReader(answers)
+        monkeypatch.setattr(progress_module, "_reader", lambda request: holder["reader"])
+        return holder["reader"]
+
+    return install
+
+
+class PersonRequest:
+    def __init__(self, user="someone"):
+        from results.session import ResultsSession
+
+        self.results_session = ResultsSession(user=user, access_key="k", secret_key="s")
+
+
+def test_progress_reads_are_capped_per_request(fake_reader):
+    from django.utils import timezone
+
+    reader = fake_reader({})
+    keys = [f"htr-batch/p/V{i}/progress.json" for i in range(30)]
+    report = progress_module.read_progress(PersonRequest(), keys, timezone.now())
+    assert len(reader.asked) == progress_module.READS_PER_REQUEST
+    assert report.get(keys[-1]).outcome == progress_module.NOT_ASKED
+
+
+def test_progress_is_cached_per_person_and_key(fake_reader):
+    from django.utils import timezone
+
+    key = "htr-batch/p/V1/progress.json"
+    reader = fake_reader({key: {"stage": "stream", "pages_total": 10, "pages_done": 4}})
+    first = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
+    second = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
+    assert first.get(key).progress.done == 4 and second.get(key).progress.done == 4
+    assert reader.asked == [key]
+    progress_module.read_progress(PersonRequest("bertil"), [key], timezone.now())
+    assert reader.asked == [key, key]  # another person asks the store with their own account
+
+
+def test_an_ended_session_and_a_forbidden_volume_each_have_their_words(fake_reader):
+    from django.utils import timezone
+
+    from results.outcomes import Outcome
+
+    fake_reader({"ns/p/A/progress.json": Outcome.FORBIDDEN, "ns/p/B/progress.json": Outcome.SESSION_ENDED})
+    report = progress_module.read_progress(
+        PersonRequest(), ["ns/p/A/progress.json", "ns/p/B/progress.json"], timezone.now()
+    )
+    assert report.get("ns/p/A/progress.json").forbidden
+    assert report.get("ns/p/A/progress.json").note == "Your account may not read this volume."
+    assert report.card_outcome == progress_module.SESSION_ENDED
+    assert "log in again" in report.card_sentence
+
+
+def test_a_slow_store_costs_one_short_wait_not_one_per_volume(fake_reader, monkeypatch):
+    from django.utils import timezone
+
+    reader = fake_reader({})
+
+    def slow(key, max_bytes=None):
+        import time
+
+        time.sleep(2.2)
+        return {}
+
+    monkeypatch.setattr(reader, "get_json", slow)
+    keys = [f"ns/p/S{i}/progress.json" for i in range(4)]
+    report = progress_module.read_progress(PersonRequest(), keys, timezone.now())
+    assert {report.get(k).outcome for k in keys} == {progress_module.TIMEOUT}
+    assert "did not answer in time" in report.card_sentence
+
+
+def test_several_namespaces_name_the_namespace_on_each_card(cluster, results_client, settings):
+    settings.HTRFLOW_NAMESPACES = [NS, "htr-other"]
+    add_campaign(cluster, "named", volume_ids=["A1"], completed="0")
+    html = page_text(results_client.get("/"))
+    assert '<span class="ns">in htr-batch</span>' in html
