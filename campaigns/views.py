@@ -17,7 +17,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
@@ -328,7 +328,7 @@ def _ident(campaign: Campaign) -> str:
 # --- views ---------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def campaign_list(request):
     now = timezone.now()
@@ -392,7 +392,7 @@ def _watch(request, state: ClusterState, now):
     return render(request, "campaigns/watch.html", context)
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def campaign_card(request, namespace, name):
     """One card, as its poll asks for it; a final (or vanished) card stops the poll with 286."""
@@ -414,7 +414,7 @@ def campaign_card(request, namespace, name):
     return response
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def campaign_detail(request, namespace, name):
     now = timezone.now()

@@ -450,3 +450,17 @@ def test_several_namespaces_name_the_namespace_on_each_card(cluster, results_cli
     add_campaign(cluster, "named", volume_ids=["A1"], completed="0")
     html = page_text(results_client.get("/"))
     assert '<span class="ns">in htr-batch</span>' in html
+
+
+def test_a_job_with_fields_of_the_wrong_shape_still_renders(cluster, results_client):
+    job = campaign_job("odd-shapes", str(uuid.uuid4()), volumes=2)
+    job["spec"]["completions"] = "many"
+    job["spec"]["parallelism"] = None
+    job["status"] = {"completedIndexes": 7, "failedIndexes": ["1"], "active": "two", "conditions": "none"}
+    job["metadata"]["creationTimestamp"] = "yesterday"
+    cluster.put(job)
+    cluster.put(campaign_record("odd-shapes", ["A1", "A2"]))
+    for url in ("/", "/campaigns/htr-batch/odd-shapes", "/api/v1/jobs", "/api/v1/jobs/htr-batch/odd-shapes"):
+        response = results_client.get(url)
+        assert response.status_code == 200, url
+    assert "odd-shapes" in page_text(results_client.get("/"))
