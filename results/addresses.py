@@ -52,6 +52,9 @@ class ResultsBase:
         return self.url + "/" + "/".join(quote(part, safe="") for part in key.split("/"))
 
 
+SITE_OWN_RESULTS = ResultsBase(scheme="http", host="this-site.invalid", port=80, segments=("results",), url="/results")
+
+
 def results_base(request=None) -> ResultsBase:
     """The configured base, or this site's own ``/results`` when the setting is empty."""
     configured = getattr(settings, "HTRFLOW_RESULTS_URL", "") or ""
@@ -73,7 +76,7 @@ def results_base(request=None) -> ResultsBase:
 def key_for_address(address: str, request=None, base: ResultsBase | None = None) -> str:
     """The store key an address names, or ``AddressRefused`` with a sentence saying why not.
 
-    A path-absolute address (``/results/...``) is read as this site's own address.
+    A path-absolute address (``/results/...``) names this site's own results proxy.
     """
     base = base or results_base(request)
     address = (address or "").strip()
@@ -85,8 +88,10 @@ def key_for_address(address: str, request=None, base: ResultsBase | None = None)
         raise AddressRefused(
             "The address contains a backslash, a space or a control character, which results addresses never do."
         )
-    if address.startswith("/") and not address.startswith("//") and request is not None:
-        address = request.build_absolute_uri("/").rstrip("/") + address
+    if address.startswith("/") and not address.startswith("//"):
+        # A site-relative address names this site's own results proxy, whatever the configured base.
+        base = SITE_OWN_RESULTS
+        address = f"http://{SITE_OWN_RESULTS.host}{address}"
     parts = _split(address)
     _check_origin(parts, base)
     if parts.query or parts.fragment or "?" in address or "#" in address:

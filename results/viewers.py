@@ -505,6 +505,11 @@ def _alto_page(request, reader, base, key, address):
         )
     page, parse_problem = None, ""
     try:
+        if blob.size > alto_parser.MAX_ALTO_BYTES:
+            raise alto_parser.AltoError(
+                f"The ALTO file is {blob.size / 1048576:.1f} MiB, over the "
+                f"{alto_parser.MAX_ALTO_BYTES // 1048576} MiB this viewer reads; download it instead."
+            )
         page = alto_parser.parse_alto(blob.body)
     except alto_parser.AltoError as refused:
         parse_problem = refused.sentence

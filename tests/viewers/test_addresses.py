@@ -92,6 +92,24 @@ def test_an_empty_setting_means_this_sites_own_results(rf, settings):
         key_for_address("http://elsewhere/results/ns/a.txt", request)
 
 
+@pytest.mark.parametrize(
+    "address, expected",
+    [
+        ("/results/htr-batch/p/v.txt", "htr-batch/p/v.txt"),
+        ("/results-evil/htr-batch/p/v.txt", None),
+        ("/results/../htr-batch/p/v.txt", None),
+        ("/x/../results/htr-batch/v.txt", "htr-batch/v.txt"),
+        ("//evil.example/results/htr-batch/v.txt", None),
+    ],
+)
+def test_a_site_relative_address_names_this_sites_own_proxy(address, expected):
+    if expected is None:
+        with pytest.raises(AddressRefused):
+            key(address)
+    else:
+        assert key(address) == expected
+
+
 def test_the_base_url_builds_encoded_links():
     assert results_base().url_for_key("ns/p/C 1/a#b.xml") == BASE + "/ns/p/C%201/a%23b.xml"
 

@@ -173,6 +173,28 @@ def test_hovering_a_line_lights_it_on_both_sides(page, site):
     assert "active" in page.locator("#poly-6").get_attribute("class")
 
 
+def test_clicking_brings_the_other_side_into_view_and_zoom_enlarges(page, site):
+    page.set_viewport_size({"width": 1300, "height": 700})
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
+    last = len(page_layout("V1", 1).lines)
+    text_pane = page.locator("#alto-text").bounding_box()
+    assert page.locator(f"#L{last}").bounding_box()["y"] > text_pane["y"] + text_pane["height"]
+    page.locator("#alto-image").evaluate("el => el.scrollTop = el.scrollHeight")
+    page.locator(f"#poly-{last}").click(force=True)
+    item = page.locator(f"#L{last}").bounding_box()
+    assert text_pane["y"] <= item["y"] <= text_pane["y"] + text_pane["height"]
+    assert page.evaluate("document.activeElement.id") == f"L{last}"
+    page.locator("#alto-image").evaluate("el => el.scrollTop = 0")
+    page.locator("#L1").click()
+    page.locator(f"#L{last}").click()
+    pane = page.locator("#alto-image").bounding_box()
+    shape = page.locator(f"#poly-{last}").bounding_box()
+    assert pane["y"] <= shape["y"] <= pane["y"] + pane["height"]
+    width = page.locator("#alto-svg").bounding_box()["width"]
+    page.click("#zoom-in")
+    assert page.locator("#alto-svg").bounding_box()["width"] == pytest.approx(width * 1.25, rel=0.02)
+
+
 def test_an_alto_deep_link_and_the_low_confidence_filter(page, site):
     page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}#L4")
     expect(page.locator("#poly-4")).to_have_class(re.compile(r"\bactive\b"))
