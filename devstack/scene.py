@@ -221,9 +221,11 @@ def _parish(b: _Builder) -> tuple[Campaign, dict]:
     now = b.now
     ids = b.ids("C00745", 12, 40)
     ids[14] = "bouppteckning-1871"
-    pages = b.pages("parish-records-1870", 40, 5, 12)
+    pages = b.pages("parish-records-1870", 40, 4, 9)
     pages[20] = 46
     pages[23] = 30
+    for index, count in ((18, 14), (19, 10), (21, 12), (22, 8), (24, 10), (25, 8), (26, 10), (27, 14)):
+        pages[index] = count  # volumes part-way through keep pages still to do
     pages[28:] = b.pages("parish-records-1870-later", 12, 16, 36)  # not started yet: no load cost
     c = Campaign(
         "parish-records-1870",
@@ -318,7 +320,7 @@ def _land_surveys(b: _Builder) -> Campaign:
 def _church(b: _Builder) -> Campaign:
     """Nearly finished: its end frees the quota the queued campaign waits for."""
     ids = b.ids("C00912", 10, 6)
-    pages = b.pages("church-accounts-1750", 6, 6, 12)
+    pages = b.pages("church-accounts-1750", 6, 4, 8)
     pages[4], pages[5] = 16, 18
     c = Campaign(
         "church-accounts-1750",
@@ -556,7 +558,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
         "poll-tax-1810",
         b.pipelines["swe-lines-v2"],
         split_one.created,
-        b.volumes(b.ids("C00790", 14, 6), b.pages("poll-tax-1810-2", 6, 10, 20)),
+        b.volumes(b.ids("C00790", 14, 6), b.pages("poll-tax-1810-2", 6, 6, 20)),
         parallelism=2,
         page_rate=1,
     )

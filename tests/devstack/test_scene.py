@@ -203,6 +203,13 @@ def test_one_campaign_lists_bare_images_and_they_are_served(stack, core):
         assert answer.headers["Content-Type"] == "image/jpeg"
 
 
+def test_no_volume_has_more_pages_than_it_has_and_only_done_ones_have_all(stack):
+    for campaign in stack.scene.campaigns.values():
+        for volume in campaign.volumes:
+            assert volume.processed <= volume.pages, (campaign.name, volume.id)
+            assert (volume.processed == volume.pages) == (volume.state == "done") or volume.state == "failed"
+
+
 def test_the_running_campaign_has_done_failed_active_and_pending_volumes(stack, batch, core):
     name = stack.scene.situations["running_mixed"]
     status = job(batch, name).status
