@@ -1,6 +1,10 @@
 """Reading ALTO: versions, units, polygons, hyphenation, and hostile files."""
 
+import html
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from devstack.content_layout import page_layout
 from devstack.content_xml import alto_variant, alto_xml
@@ -151,3 +155,32 @@ def test_xml_that_is_not_alto_says_what_it_is():
     with pytest.raises(AltoError) as refused:
         parse_alto(b"<PcGts/>")
     assert "<PcGts>" in refused.value.sentence
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=3000))
+def test_any_bytes_are_alto_or_a_sentence(data):
+    try:
+        page = parse_alto(data)
+    except AltoError as refused:
+        assert refused.sentence
+    else:
+        assert isinstance(page.text(), str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=12), max_size=8), st.text(max_size=40))
+def test_any_attribute_values_are_read_without_raising(values, points):
+    attrs = ["HPOS", "VPOS", "WIDTH", "HEIGHT"]
+    pairs = " ".join(f'{name}="{html.escape(v, quote=True)}"' for name, v in zip(attrs, values, strict=False))
+    xml = (
+        f'<alto><Layout><Page {pairs}><TextBlock><TextLine {pairs}><Shape><Polygon POINTS="{html.escape(points)}"/>'
+        f'</Shape><String CONTENT="{html.escape("".join(values))}" WC="{html.escape(points[:5])}"/></TextLine>'
+        "</TextBlock></Page></Layout></alto>"
+    )
+    try:
+        page = parse_alto(xml.encode("utf-8", "surrogatepass"))
+    except AltoError:
+        return
+    for line in page.lines:
+        assert all(isinstance(x, float) for point in line.points for x in point)

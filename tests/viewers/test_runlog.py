@@ -1,6 +1,8 @@
 """Reading run logs: cleaning, classifying, grouping, end of run, search."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from results import runlog
 
@@ -124,3 +126,15 @@ def test_search_for_nothing_finds_nothing():
 
 def test_invalid_utf8_is_replaced_not_raised():
     assert runlog.split_lines(b"ok \xff\xfe end\n", 0, 1)[0].text == "ok \ufffd\ufffd end"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000), st.integers(min_value=0, max_value=10_000))
+def test_any_bytes_make_clean_lines_and_never_raise(data, offset):
+    lines = runlog.split_lines(data, offset, 1)
+    for group in runlog.group_lines(lines):
+        assert group.lines
+    for line in lines:
+        assert not any(ord(c) < 32 and c != "\t" for c in line.text)
+        assert "\x1b" not in line.text and "\x7f" not in line.text
+    assert [line.number for line in lines] == list(range(1, len(lines) + 1))

@@ -7,6 +7,7 @@ import pytest
 
 from devstack.content import alto_variant, alto_xml, big_run_log, iiif_json, manifest_json, page_layout, run_log
 from results import reader as reader_module
+from results import viewers
 from tests.fixtures.session import login_as
 
 START = datetime(2026, 12, 2, 10, tzinfo=UTC)
@@ -236,3 +237,35 @@ def test_search_within_a_page_marks_and_counts(results_client, volume):
     word = page_layout("V1", 1).lines[1].words[0].text
     page = results_client.get("/alto", {"src": volume["alto"], "q": word}).content.decode()
     assert f"<mark>{word}</mark>" in page and re.search(r"\d+ match", page)
+
+
+def canvas(body, width=1000):
+    return {"width": width, "height": 1400, "items": [{"items": [{"body": body}]}]}
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        (
+            {"id": "https://img/x.jpg", "service": [{"id": "https://img/iiif/1", "type": "ImageService3"}]},
+            "https://img/iiif/1/full/1000,/0/default.jpg",
+        ),
+        (
+            {"id": "https://img/x.jpg", "service": {"@id": "https://img/iiif2/1/", "@type": "ImageService2"}},
+            "https://img/iiif2/1/full/1000,/0/default.jpg",
+        ),
+        ({"id": "https://img/x.jpg"}, "https://img/x.jpg"),
+        ({"type": "Choice", "items": [{"id": "https://img/a.jpg"}, {"id": "https://img/b.jpg"}]}, "https://img/a.jpg"),
+        ({"id": "javascript:alert(1)"}, ""),
+        ({"id": "data:image/png;base64,AAAA"}, ""),
+        ({"id": "https://img/x.jpg", "service": [{"id": "javascript:alert(1)"}]}, "https://img/x.jpg"),
+        ("not a body", ""),
+    ],
+)
+def test_the_page_image_comes_from_the_canvas_service_or_its_image(body, expected):
+    assert viewers._image_of(canvas(body))[0] == expected
+
+
+def test_large_canvases_ask_the_image_service_for_a_bounded_width():
+    url = viewers._image_of(canvas({"service": [{"id": "https://img/s"}]}, width=9000))[0]
+    assert url == f"https://img/s/full/{viewers.IMAGE_WIDTH},/0/default.jpg"
