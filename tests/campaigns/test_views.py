@@ -464,3 +464,11 @@ def test_a_job_with_fields_of_the_wrong_shape_still_renders(cluster, results_cli
         response = results_client.get(url)
         assert response.status_code == 200, url
     assert "odd-shapes" in page_text(results_client.get("/"))
+
+
+def test_re_sort_returns_the_list_fragment_in_the_current_order(cluster, results_client):
+    add_campaign(cluster, "aaa", volume_ids=["A1"], active=1)
+    response = results_client.get("/", {"fragment": "list"}, headers={"HX-Request": "true"})
+    html = page_text(response)
+    assert html.lstrip().startswith('<div id="campaign-list"')
+    assert 'id="card-htr-batch--aaa"' in html and "<html" not in html
