@@ -226,7 +226,8 @@ def log_view(request):
             return _login_response(request)
         return _problem_page(request, "Run log", sentence, status=error.status, address=address)
     state = _log_state(window.lines, window, live)
-    following = live and not state["ended"] and not line and not before and window.end >= window.size - 1
+    # A tail read always reaches the end of the log (less a line still being written), so it can follow.
+    following = live and not state["ended"] and not line and not before
     context = {
         **_log_context(request, base, key, address, manifest_address, summary, query),
         "window": window,

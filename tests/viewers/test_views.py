@@ -269,3 +269,10 @@ def test_the_page_image_comes_from_the_canvas_service_or_its_image(body, expecte
 def test_large_canvases_ask_the_image_service_for_a_bounded_width():
     url = viewers._image_of(canvas({"service": [{"id": "https://img/s"}]}, width=9000))[0]
     assert url == f"https://img/s/full/{viewers.IMAGE_WIDTH},/0/default.jpg"
+
+
+def test_a_line_still_being_written_waits_for_its_end(results_client, store, volume):
+    store.put(volume["base"] + ".txt", "2026-12-02 10:00:00,000 INFO one\n2026-12-02 10:00:01,000 INFO tw")
+    page = results_client.get("/log", {"log": volume["log"], "live": "1"}).content.decode()
+    assert 'id="L1"' in page and 'id="L2"' not in page
+    assert "after=33" in page and 'hx-trigger="every 3s"' in page
