@@ -115,3 +115,28 @@ def test_open_operator_details_stay_open_across_polls(scene, campaigns_page):
         pass
     campaigns_page.wait_for_timeout(300)  # let htmx swap the answer in
     expect(card(campaigns_page, scene, "running_mixed").locator("details.ops")).to_have_attribute("open", "")
+
+
+def test_with_javascript_off_the_pages_still_work_through_links(
+    scene, live_server, browser, session_key_file, settings
+):
+    settings.HTRFLOW_WRITE_STATUS = False
+    kube_module.clear_cache()
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        browser_login(page, live_server.url, scene.store.accounts["full"])
+        page.goto(live_server.url + "/")
+        running = card(page, scene, "running_mixed")
+        expect(running).to_be_visible()
+        running.locator("h2 a").click()
+        name = scene.scene.situations["running_mixed"]
+        page.wait_for_url(re.compile(rf"/campaigns/htr-batch/{name}$"))
+        expect(page.locator("table.volume-table")).to_be_visible()
+        page.select_option("select[name=state]", "failed")
+        page.click("form.filters button[type=submit]")
+        page.wait_for_url(re.compile(r"state=failed"))
+        states = page.locator("tbody .state").all_inner_texts()
+        assert states and set(states) == {"failed"}
+    finally:
+        context.close()
