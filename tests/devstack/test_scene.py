@@ -433,6 +433,23 @@ def test_the_limited_account_is_denied_its_volumes_and_reads_the_others(stack):
     assert json.loads(read(stack, "limited", f"{NS}/swe-lines-v2/{allowed}/manifest.json"))["volume"] == allowed
 
 
+# --- the shared fixture --------------------------------------------------------------------------
+
+
+def test_the_scene_fixture_points_the_app_at_a_stack_built_for_the_live_server(scene, settings, live_server):
+    assert settings.HTRFLOW_RESULTS_URL == live_server.url + "/results"
+    assert settings.S3_ENDPOINT == scene.store.endpoint and settings.HTRFLOW_NAMESPACES == ["htr-batch"]
+    api_client = k8s_config.new_client_from_config(config_file=settings.KUBECONFIG)
+    try:
+        names = {j.metadata.name for j in k8s.BatchV1Api(api_client).list_namespaced_job(NS).items}
+    finally:
+        api_client.close()
+    assert scene.scene.situations["running_mixed"] in names
+    volume_id = scene.scene.volumes["limited_allowed"][0]
+    manifest = json.loads(read(scene, "full", f"{NS}/swe-lines-v2/{volume_id}/manifest.json"))
+    assert manifest["viewer_url"].startswith(live_server.url + "/results/")
+
+
 # --- the simulator (these change the stack, so they come last) -----------------------------------
 
 
