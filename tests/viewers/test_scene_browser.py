@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from campaigns import kube as kube_module
 from campaigns import views as campaign_views
+from devstack import content_json as cj
 from devstack import scene_store
 from devstack.scene_model import DONE, FAILED, RUNNING
 from results import viewers
@@ -72,3 +73,20 @@ def test_live_mode_follows_the_simulator_until_the_volume_completes(scene, logge
     expect(page.locator("#log-status")).to_have_text("finished", timeout=10_000)
     expect(page.locator(".log-line.kind-finished")).to_have_count(1)
     assert page.locator("#log-live[hx-get]").count() == 0
+
+
+def test_a_finished_volumes_summary_opens_its_pages_over_their_images(scene, logged_in, live_server):
+    page = logged_in
+    campaign = scene.scene.campaign_of("succeeded")
+    volume = next(v for v in campaign.volumes if v.state == DONE and not v.old_log_key)
+    where = scene.scene.where
+    log = f"{scene.results_url}/{scene_store.log_key(where, campaign, volume)}"
+    manifest = f"{scene.results_url}/{cj.manifest_key(where.namespace, campaign.pipeline.id, volume.id)}"
+    page.goto(f"{live_server.url}/log?log={quote(log, safe='')}&manifest={quote(manifest, safe='')}")
+    expect(page.locator(".summary-facts")).to_contain_text(volume.id)
+    page.locator("table.pages tr.page-ok a").first.click()
+    page.wait_for_url(re.compile(r"/alto\?"))
+    expect(page.locator("#alto-viewer")).to_have_class(re.compile(r"\bimage-loaded\b"))
+    assert page.locator(".alto-poly").count() == page.locator(".alto-line").count() > 0
+    page.click("#alto-next")
+    expect(page.locator("h1")).to_contain_text("page 2")
