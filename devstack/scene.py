@@ -266,7 +266,7 @@ def _parish(b: _Builder) -> tuple[Campaign, dict]:
     b.attempts(c, v[24], ["sigterm"], recent + timedelta(minutes=8), 5)
     for index, ok in ((25, 2), (26, 5), (27, 8)):
         b.running(c, v[index], ok)
-    c.failed_volumes_record = [{"id": v[i].id, "reason": _reason(v[i])} for i in (14, 18, 20)]
+    c.failed_volumes_record = [{"id": v[i].id, "reason": failure_reason(v[i])} for i in (14, 18, 20)]
     interest = {
         "permanent_setup": [v[14].id],
         "transient_last_attempt": [v[18].id],
@@ -283,7 +283,7 @@ def _parish(b: _Builder) -> tuple[Campaign, dict]:
     return c, interest
 
 
-def _reason(volume: Volume) -> str:
+def failure_reason(volume: Volume) -> str:
     """What the newest pod of a failed volume says (the read API's short reason)."""
     state = volume.newest_pod["status"]
     for container in state.get("containerStatuses", []) + state.get("initContainerStatuses", []):
@@ -444,7 +444,7 @@ def _finished(
     failed = [v for v in c.volumes if v.state == FAILED]
     done = [v for v in c.volumes if v.state == DONE]
     c.status_phase = "Succeeded" if not failed else ("PartiallyFailed" if done else "Failed")
-    c.failed_volumes_record = [{"id": v.id, "reason": _reason(v)} for v in failed]
+    c.failed_volumes_record = [{"id": v.id, "reason": failure_reason(v)} for v in failed]
     return c
 
 
@@ -469,7 +469,7 @@ def _court_rolls(b: _Builder) -> Campaign:
         add_pod(c, volume, "warmup_wait", c.started + timedelta(seconds=1), gave_up)
     c.finished = gave_up + timedelta(seconds=1)
     c.status_phase = "Failed"
-    c.failed_volumes_record = [{"id": v.id, "reason": _reason(v)} for v in c.volumes]
+    c.failed_volumes_record = [{"id": v.id, "reason": failure_reason(v)} for v in c.volumes]
     return c
 
 

@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from devstack import content_json as cj
 from devstack import scene_kube as k
 from devstack import scene_store as s
-from devstack.scene import Scene, queue_objects
+from devstack.scene import Scene, failure_reason, queue_objects
 from devstack.scene_model import (
     DONE,
     FAILED,
@@ -269,6 +269,7 @@ class Simulator:
         self.kube.put(k.workload(campaign))
         if campaign.status_phase:
             campaign.status_phase = "PartiallyFailed" if failed else "Succeeded"
+            campaign.failed_volumes_record = [{"id": v.id, "reason": failure_reason(v)} for v in failed]
             self.kube.put(
                 k.status_record(campaign, campaign.status_phase, self.scene.results_url, campaign.failed_volumes_record)
             )
