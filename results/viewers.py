@@ -11,7 +11,7 @@ import re
 import statistics
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -67,11 +67,18 @@ def _sentence(error: StoreError, sentences: dict) -> str:
 
 
 def _login_response(request):
+    """To the login page and back: for a poll, back to the page it polls for, not the fragment."""
     if getattr(request, "htmx", False):
         response = HttpResponse(status=401)
-        response["HX-Redirect"] = login_url(request)
+        page = urlsplit(request.htmx.current_url or "")
+        back = (page.path or "/") + (f"?{page.query}" if page.query else "")
+        response["HX-Redirect"] = "/login?next=" + quote(back if _is_local_path(back) else "/", safe="/")
         return response
     return HttpResponseRedirect(login_url(request))
+
+
+def _is_local_path(path: str) -> bool:
+    return path.startswith("/") and not path.startswith("//") and "\\" not in path
 
 
 def _problem_page(request, title: str, sentence: str, fix: str = "", status: int = 400, address: str = ""):

@@ -204,8 +204,13 @@ def test_a_session_the_store_ended_sends_the_person_to_log_in_and_back(results_c
     failing_reader(monkeypatch, reader_module.Outcome.SESSION_ENDED)
     response = results_client.get("/alto", {"src": volume["alto"]})
     assert response.status_code == 302 and response["Location"].startswith("/login?next=/alto%3Fsrc")
-    poll = results_client.get("/log/more", {"log": volume["log"], "after": 10}, HTTP_HX_REQUEST="true")
-    assert poll.status_code == 401 and poll["HX-Redirect"].startswith("/login?next=/log/more")
+    poll = results_client.get(
+        "/log/more",
+        {"log": volume["log"], "after": 10},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL="http://testserver/log?log=x&live=1",
+    )
+    assert poll.status_code == 401 and poll["HX-Redirect"] == "/login?next=/log%3Flog%3Dx%26live%3D1"
 
 
 def test_polling_backs_off_then_stops_with_a_sentence(results_client, volume, monkeypatch):
