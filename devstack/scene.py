@@ -8,7 +8,9 @@ the volumes the image server must serve, and a map of which campaign shows which
 ``scene.situations`` maps a situation to the Job name that shows it (``split`` maps to the
 campaign label shared by its parts, ``job_gone*`` to the Job name that no longer exists), and
 ``scene.volumes`` maps a situation to the volume ids of interest, for example
-``scene.volumes["limited_denied"]``. The names:
+``scene.volumes["limited_denied"]`` (the limited account may not read them) and
+``scene.volumes["limited_allowed"]`` (done volumes it may read). ``scene.campaigns[job]`` is the
+model behind each campaign (volumes, states, pods). The situation names:
 
 running_mixed, long_running, finishing_soon, warmup_pending, warmup_failed, warmup_wait_exit13,
 permanent_setup, transient_retrying, transient_last_attempt, verify_missing_pages, sigterm,
@@ -35,7 +37,6 @@ from devstack import scene_store as s
 from devstack.scene_model import (
     DONE,
     FAILED,
-    PENDING,
     RETRYING,
     RUNNING,
     WAITING,
@@ -854,4 +855,4 @@ def load_scene(scene: Scene, kube, store, images=None, workers: int = 8) -> None
             images.register_volume(volume_id, pages)
 
 
-__all__ = ["Scene", "build_scene", "load_scene", "campaign_objects", "queue_objects", "PENDING"]
+__all__ = ["Scene", "build_scene", "load_scene", "campaign_objects", "queue_objects", "failure_reason"]
