@@ -149,6 +149,7 @@ def run() -> list[dict]:
     double = KubeDouble().start()
     folder = Path(tempfile.mkdtemp(prefix="bench-campaigns-"))
     kubeconfig = double.write_kubeconfig(folder / "kubeconfig")
+    originals = (session.session_from_request, progress._reader)
     session.session_from_request = lambda request: session.ResultsSession(user="bench", access_key="x", secret_key="y")
     progress._reader = lambda request: None
     client = Client()
@@ -188,6 +189,8 @@ def run() -> list[dict]:
                     }
                 )
     finally:
+        session.session_from_request, progress._reader = originals
+        kube.clear_cache()
         double.stop()
     return rows
 
