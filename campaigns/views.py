@@ -22,7 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from campaigns import kube, progress, status_records
-from campaigns.models import Campaign, Volume, bounded
+from campaigns.models import PHASES, Campaign, Volume, bounded
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
@@ -343,13 +343,16 @@ def campaign_list(request):
 
 
 def _list_context(state: ClusterState, cards: list[Card], now) -> dict:
-    phases: dict[str, int] = {}
+    phases: dict[tuple[str, str], int] = {}
     for card in cards:
-        phases[card.campaign.phase] = phases.get(card.campaign.phase, 0) + 1
+        key = (card.campaign.phase, card.campaign.phase_key)
+        phases[key] = phases.get(key, 0) + 1
+    in_order = [phase for phase in PHASES if any(p == phase for p, _ in phases)]
     return {
         "cards": cards,
         "state": state,
-        "phase_counts": sorted(phases.items()),
+        "phase_counts": [(p, k, n) for phase in in_order for (p, k), n in phases.items() if p == phase],
+        "trouble_count": sum(1 for card in cards if card.campaign.in_trouble),
         "now": now,
         "watch_seconds": WATCH_SECONDS,
         "notice": "",
