@@ -299,7 +299,7 @@ class _Entry:
     failure_sentence: str = ""
 
 
-_entries: dict[str, _Entry] = {}
+_entries: dict[tuple, _Entry] = {}  # (cluster configuration, namespace) -> its shared snapshot
 _entries_lock = threading.Lock()
 
 
@@ -317,8 +317,10 @@ def clear_cache() -> None:
 
 
 def _entry(namespace: str) -> _Entry:
+    """The cache entry of a namespace on the cluster configured now (re-pointing settings starts afresh)."""
+    key = (_config_key(), namespace)
     with _entries_lock:
-        return _entries.setdefault(namespace, _Entry())
+        return _entries.setdefault(key, _Entry())
 
 
 def _served(namespace: str, entry: _Entry, fresh: bool = False) -> Reading:

@@ -358,3 +358,15 @@ def test_status_config_maps_can_be_created_and_patched(cluster):
     kube.patch_config_map(NS, "x-status", {"data": {"volumesDone": "3"}})
     stored = cluster.get("v1", "ConfigMap", NS, "x-status")
     assert stored["data"] == {"phase": "Running", "volumesDone": "3"}
+
+
+def test_pointing_the_settings_at_another_cluster_does_not_serve_the_old_snapshot(cluster, settings, tmp_path):
+    load_campaigns(cluster, 1)
+    assert len(kube.read_namespace(NS).snapshot.jobs) == 1
+    other = KubeDouble().start()
+    try:
+        load_campaigns(other, 3)
+        settings.KUBECONFIG = str(other.write_kubeconfig(tmp_path / "other" / "kubeconfig"))
+        assert len(kube.read_namespace(NS).snapshot.jobs) == 3
+    finally:
+        other.stop()
