@@ -1,5 +1,6 @@
 """Start-up: settings come from the environment and a bad value is one sentence."""
 
+import base64
 import os
 import subprocess
 import sys
@@ -27,8 +28,11 @@ def run_manage(*args, extra_env):
     )
 
 
-def test_production_settings_pass_the_deploy_check_without_warnings():
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING", extra_env=PRODUCTION)
+def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
+    key_file = tmp_path / "session-key"
+    key_file.write_text(base64.b64encode(os.urandom(32)).decode())
+    production = {**PRODUCTION, "HTRFLOW_SESSION_KEY_FILE": str(key_file)}
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", extra_env=production)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "WARNING" not in result.stderr
 
@@ -70,3 +74,11 @@ def test_env_helpers_read_and_refuse(monkeypatch):
         env.env_url("X_URL")
     monkeypatch.setenv("X_URL", "https://example.org/results/")
     assert env.env_url("X_URL") == "https://example.org/results"
+
+
+def test_a_missing_session_key_file_is_named_by_the_deploy_check(tmp_path):
+    missing = {**PRODUCTION, "HTRFLOW_SESSION_KEY_FILE": str(tmp_path / "absent")}
+    result = run_manage("check", "--deploy", extra_env=missing)
+    assert result.returncode != 0
+    assert "HTRFLOW_SESSION_KEY_FILE" in result.stderr
+    assert "Traceback" not in result.stderr
