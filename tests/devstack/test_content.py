@@ -124,7 +124,7 @@ def test_confidences_are_mostly_high_with_a_few_poor_lines():
     layouts = [content.page_layout(VOLUME, n) for n in range(1, 6)]
     for layout in layouts:
         poor = [line for line in layout.lines if line.confidence < 0.65]
-        assert 1 <= len(poor) <= 3
+        assert len(poor) in (1, 2, 3)
         assert all(0.3 <= w.confidence <= 0.6 for line in poor for w in line.words)
     words = [w for layout in layouts for line in layout.lines for w in line.words]
     assert sum(0.85 <= w.confidence <= 0.99 for w in words) / len(words) > 0.75
@@ -522,4 +522,5 @@ def test_ink_lies_inside_the_line_polygons_and_not_in_the_margins(images):
        st.integers(1, 4000), st.integers(1, 4000), st.integers(1, 100))  # fmt: skip
 def test_a_size_never_exceeds_its_region(region_w, region_h, pattern, a, b, p):
     w, h = parse_size(pattern.format(a=a, b=b, p=p), region_w, region_h)
-    assert 1 <= w <= region_w and 1 <= h <= region_h
+    assert 0 < w <= region_w
+    assert 0 < h <= region_h
