@@ -278,7 +278,8 @@ def _parish(b: _Builder) -> tuple[Campaign, dict]:
         "deadline_exceeded": [v[23].id],
         "sigterm": [v[24].id],
         "running_mixed": [v[25].id, v[26].id, v[27].id],
-        "limited_denied": [v[1].id, v[2].id],
+        # One done and one running volume, so the limited account meets a refusal on a live progress row too.
+        "limited_denied": [v[1].id, v[2].id, v[25].id],
         "limited_allowed": [v[0].id, v[4].id],
     }
     return c, interest
