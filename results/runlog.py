@@ -74,6 +74,10 @@ class LogGroup:
     def first(self) -> LogLine:
         return self.lines[0]
 
+    @property
+    def last(self) -> LogLine:
+        return self.lines[-1]
+
 
 def clean(text: str) -> str:
     """Drop ANSI codes; keep what a carriage return left visible; show other controls as symbols."""

@@ -6,6 +6,7 @@ addresses under the results base (``results.addresses``). Every failure is a sen
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import statistics
@@ -27,12 +28,14 @@ from results.reader import Outcome, StoreError, reader_for
 
 TAIL_BYTES = runlog.TAIL_BYTES
 EARLIER_BYTES = 128 * 1024
+AROUND_BYTES = 16 * 1024  # read above a byte position that a link names
 NUMBERING_LIMIT = 1024 * 1024  # logs up to this size are counted so every line has its number
 WHOLE_LOG_LIMIT = 8 * 1024 * 1024
 DEEP_LINK_CONTEXT = 100  # lines shown above a deep-linked line
 DEEP_LINK_MAX_LINES = 5000
 POLL_SECONDS = 3
 POLL_MAX_FAILURES = 5
+WAIT_MAX_SECONDS = 30  # the slowest check for a log that has not appeared yet
 RAW_XML_LIMIT = 512 * 1024
 IIIF_LIMIT = 8 * 1024 * 1024
 IMAGE_WIDTH = 2000
@@ -54,6 +57,7 @@ ALTO_SENTENCES = {
     Outcome.UNREACHABLE: "The results store could not be reached, so the page cannot be shown. Try again in a minute.",
     Outcome.TIMEOUT: "The results store did not answer in time, so the page cannot be shown. Try again in a minute.",
 }
+WAITING_LABEL = "waiting for the run log to appear"
 
 
 class _LoginAgain(Exception):
@@ -61,6 +65,7 @@ class _LoginAgain(Exception):
 
 
 def _sentence(error: StoreError, sentences: dict) -> str:
+    """The sentence for a failed read; an ended session instead leaves the view for the login page."""
     if error.outcome in (Outcome.SESSION_ENDED, Outcome.NO_SESSION):
         raise _LoginAgain()
     return sentences.get(error.outcome, error.sentence)
@@ -81,29 +86,65 @@ def _is_local_path(path: str) -> bool:
     return path.startswith("/") and not path.startswith("//") and "\\" not in path
 
 
-def _problem_page(request, title: str, sentence: str, fix: str = "", status: int = 400, address: str = ""):
-    context = {"title": title, "sentence": sentence, "fix": fix, "address": address}
+def _problem_page(request, title: str, sentence: str, fix: str = "", status: int = 400, address: str = "", **extra):
+    context = {"title": title, "sentence": sentence, "fix": fix, "address": address, **extra}
     return render(request, "viewers/problem.html", context, status=status)
 
 
-def _resolve(request, address: str, title: str):
-    """(reader, base, key) or a response to return instead."""
-    reader = reader_for(request)
-    if reader is None:
-        return _login_response(request)
-    base = results_base(request)
-    try:
-        key = key_for_address(address, request, base)
-    except AddressRefused as refused:
-        return _problem_page(request, title, refused.sentence, refused.fix, 400, address)
-    return reader, base, key
+@dataclass(frozen=True)
+class Target:
+    """The results file a viewer request names: read with ``reader`` at ``key``; ``address`` as given."""
+
+    reader: object
+    base: ResultsBase
+    key: str
+    address: str
+
+
+def _reads(param: str, title: str):
+    """Decorate a viewer that reads the results address in ``request.GET[param]``.
+
+    The view is called as ``view(request, target)`` only for a logged-in person and an address under
+    the results base; a refused address gets its sentence, and an ended session anywhere inside the
+    view (``_LoginAgain``) sends the person to log in and back.
+    """
+
+    def decorate(view):
+        @require_GET
+        @functools.wraps(view)
+        def wrapped(request):
+            address = request.GET.get(param, "")
+            reader = reader_for(request)
+            if reader is None:
+                return _login_response(request)
+            base = results_base(request)
+            try:
+                key = key_for_address(address, request, base)
+            except AddressRefused as refused:
+                return _problem_page(request, title, refused.sentence, refused.fix, 400, address)
+            try:
+                return view(request, Target(reader, base, key, address))
+            except _LoginAgain:
+                return _login_response(request)
+
+        return wrapped
+
+    return decorate
 
 
 def _viewer_link(path: str, **params) -> str:
     return path + "?" + urlencode({k: v for k, v in params.items() if v not in (None, "", False)})
 
 
-# --- run log ---------------------------------------------------------------------------------
+def _positive_int(value) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 10**9 else None
+
+
+# --- run log: reading parts of it --------------------------------------------------------------
 
 
 @dataclass
@@ -121,8 +162,40 @@ class LogWindow:
     def shown(self) -> int:
         return self.end - self.start
 
+    @property
+    def numbered(self) -> bool:
+        return not self.lines or self.lines[0].number is not None
+
+    @property
+    def next_number(self) -> int | None:
+        """The number the line after this window will have, when known."""
+        if not self.lines:
+            return 1 if self.start == 0 else None
+        last = self.lines[-1].number
+        return last + 1 if last is not None else None
+
+    def first_number(self, context: int = 0) -> int | None:
+        """The first line's number, less ``context`` lines (never below 1), when known."""
+        if self.lines and self.lines[0].number is not None:
+            return max(1, self.lines[0].number - context)
+        return None
+
+
+def _whole_lines(blob) -> tuple[bytes, int]:
+    """The whole lines of a ranged read, and the byte where they start: a partial first line is dropped
+    (unless the read starts the log), and so is a last line still being written."""
+    data, start = runlog.cut_at_line_start(blob.body, blob.start)
+    return runlog.complete_lines(data), start
+
+
+def _window(blob, data: bytes, start: int, first_number: int | None, note: str = "") -> LogWindow:
+    """Lines numbered from 1 at the start of the log, else from ``first_number`` when it is known."""
+    lines = runlog.split_lines(data, start, 1 if start == 0 else first_number)
+    return LogWindow(lines, start, start + len(data), blob.size, blob.last_modified, note)
+
 
 def _read_tail(reader, key: str) -> LogWindow:
+    """The last part of the log. A log small enough is counted from its start so every line has a number."""
     try:
         blob = reader.get(key, suffix=TAIL_BYTES)
     except StoreError as error:
@@ -130,31 +203,32 @@ def _read_tail(reader, key: str) -> LogWindow:
             raise
         empty = reader.head(key)  # an empty log has no last bytes to ask for
         return LogWindow([], 0, 0, empty.size, empty.last_modified)
-    data, start = runlog.cut_at_line_start(blob.body, blob.start)
-    first_number = 1 if start == 0 else None
-    if start and blob.size <= NUMBERING_LIMIT:
-        prefix = reader.get(key, start=0, end=start - 1)
-        first_number = runlog.count_lines(prefix.body) + 1
-    data = runlog.complete_lines(data)
-    return LogWindow(
-        runlog.split_lines(data, start, first_number), start, start + len(data), blob.size, blob.last_modified
-    )
+    data, start = _whole_lines(blob)
+    first_number = None
+    if start > 0 and blob.size <= NUMBERING_LIMIT:
+        first_number = runlog.count_lines(reader.get(key, start=0, end=start - 1).body) + 1
+    return _window(blob, data, start, first_number)
 
 
-def _read_before(reader, key: str, before: int) -> LogWindow:
-    """The part of the log that ends at byte ``before`` (for "show earlier" without JavaScript)."""
-    start = max(0, before - TAIL_BYTES)
-    blob = reader.get(key, start=start, end=before - 1)
-    data, start = runlog.cut_at_line_start(blob.body, blob.start)
-    data = runlog.complete_lines(data)
-    first_number = 1 if start == 0 else None
-    note = "This is an earlier part of the log."
-    return LogWindow(
-        runlog.split_lines(data, start, first_number), start, start + len(data), blob.size, blob.last_modified, note
-    )
+def _read_before(reader, key: str, before: int, length: int, next_number: int | None = None, note="") -> LogWindow:
+    """The whole lines in the ``length`` bytes before byte ``before``; numbered back from ``next_number``
+    (the number of the line at ``before``) when it is known."""
+    blob = reader.get(key, start=max(0, before - length), end=before - 1)
+    data, start = _whole_lines(blob)
+    first_number = next_number - runlog.count_lines(data) if next_number else None
+    return _window(blob, data, start, first_number if first_number and first_number > 0 else None, note)
+
+
+def _read_at(reader, key: str, offset: int) -> LogWindow:
+    """The lines around byte ``offset`` (a link to a line of a log too large to number when it opens)."""
+    blob = reader.get(key, start=max(0, offset - AROUND_BYTES), end=offset + TAIL_BYTES - 1)
+    data, start = _whole_lines(blob)
+    reaches_end = blob.start + len(blob.body) >= blob.size
+    return _window(blob, data, start, None, "" if reaches_end else "This is a part of the log around a linked line.")
 
 
 def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
+    """The lines around line ``line_number``: the log is read from its start to count to it."""
     blob = reader.get(key, max_bytes=WHOLE_LOG_LIMIT)
     data = runlog.complete_lines(blob.body)
     every = runlog.split_lines(data, 0, 1)
@@ -172,19 +246,20 @@ def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
     return LogWindow(shown, start, end, blob.size, blob.last_modified, note)
 
 
-def _log_state(lines: list[runlog.LogLine], window: LogWindow, live: bool) -> dict:
-    ended = runlog.log_end_state(lines)
-    now = datetime.now(UTC)
+# --- run log: the page ---------------------------------------------------------------------------
+
+
+def _log_state(window: LogWindow, live: bool) -> dict:
+    """How the run stands, from the server's clock: finished, failed, or live and how fresh."""
+    ended = runlog.log_end_state(window.lines)
     age = None
     if window.last_modified is not None:
         modified = window.last_modified
         if modified.tzinfo is None:
             modified = modified.replace(tzinfo=UTC)
-        age = max(0, int((now - modified).total_seconds()))
-    if ended == "finished":
-        label = "finished"
-    elif ended == "failed":
-        label = "failed"
+        age = max(0, int((datetime.now(UTC) - modified).total_seconds()))
+    if ended:
+        label = ended
     elif live:
         label = f"live · updated {age} s ago" if age is not None else "live"
     else:
@@ -193,7 +268,7 @@ def _log_state(lines: list[runlog.LogLine], window: LogWindow, live: bool) -> di
 
 
 def _focus_anchor(lines: list[runlog.LogLine], ended: str | None) -> str:
-    """Where the page opens: the failure for a failed run, else the last error, else the end."""
+    """Where the page opens: the failure for a failed run, else the end."""
     if ended == "failed":
         failures = [line for line in lines if line.kind == "failed"]
         if failures:
@@ -201,146 +276,166 @@ def _focus_anchor(lines: list[runlog.LogLine], ended: str | None) -> str:
     return lines[-1].anchor if lines else ""
 
 
-@require_GET
+def _lines_context(lines: list[runlog.LogLine]) -> dict:
+    return {"groups": runlog.group_lines(lines), "errors": [line for line in lines if line.is_error]}
+
+
 @vary_on_headers("HX-Request")
-def log_view(request):
-    address = request.GET.get("log", "")
-    resolved = _resolve(request, address, "Run log")
-    if isinstance(resolved, HttpResponse):
-        return resolved
-    reader, base, key = resolved
+@_reads("log", "Run log")
+def log_view(request, target: Target):
+    """The run log page: its tail (following it when ``live=1``), a part around a linked line or
+    byte position, an earlier part, or search results; with the volume's summary when given."""
+    reader, key, address = target.reader, target.key, target.address
     live = request.GET.get("live") == "1"
     query = request.GET.get("q", "")[:200]
     manifest_address = request.GET.get("manifest", "")
     line = _positive_int(request.GET.get("line"))
-    before = None if line else _positive_int(request.GET.get("before"))
+    at = None if line else _positive_int(request.GET.get("at"))
+    before = None if (line or at) else _positive_int(request.GET.get("before"))
+    summary = _manifest_summary(request, reader, target.base, manifest_address) if manifest_address else None
+    base_context = _log_context(target, manifest_address, summary, query)
     try:
-        summary = _manifest_summary(request, reader, base, manifest_address) if manifest_address else None
         if query.strip():
-            return _log_search_page(request, reader, base, key, address, query, summary)
+            return _log_search_page(request, target, base_context)
         if line:
             window = _read_around_line(reader, key, line)
+        elif at:
+            window = _read_at(reader, key, at)
         elif before:
-            window = _read_before(reader, key, before)
+            window = _read_before(reader, key, before, TAIL_BYTES, note="This is an earlier part of the log.")
         else:
             window = _read_tail(reader, key)
-    except _LoginAgain:
-        return _login_response(request)
     except StoreError as error:
-        try:
-            sentence = _sentence(error, LOG_SENTENCES)
-        except _LoginAgain:
-            return _login_response(request)
-        return _problem_page(request, "Run log", sentence, status=error.status, address=address)
-    state = _log_state(window.lines, window, live)
+        if error.outcome is Outcome.UNSATISFIABLE and (at or before):
+            return HttpResponseRedirect(base_context["line_url"])  # a place past the end: open the end
+        if error.outcome is Outcome.NOT_FOUND and live:
+            return _waiting_page(request, base_context)
+        sentence = _sentence(error, LOG_SENTENCES)
+        follow = base_context["tail_url"] if error.outcome is Outcome.NOT_FOUND else ""
+        return _problem_page(request, "Run log", sentence, status=error.status, address=address, follow_url=follow)
+    state = _log_state(window, live)
     # A tail read always reaches the end of the log (less a line still being written), so it can follow.
-    following = live and not state["ended"] and not line and not before
+    following = live and not state["ended"] and not (line or at or before)
     context = {
-        **_log_context(request, base, key, address, manifest_address, summary, query),
+        **base_context,
+        **_lines_context(window.lines),
         "window": window,
-        "groups": runlog.group_lines(window.lines),
         "state": state,
         "following": following,
-        "poll_url": _poll_url(address, window.end, _next_number(window), 0) if following else "",
+        "poll_url": _poll_url(address, window.end, window.next_number) if following else "",
         "poll_seconds": POLL_SECONDS,
         "earlier_url": _earlier_url(address, window) if window.start > 0 else "",
         "earlier_page_url": _earlier_page_url(address, window),
-        "focus": "" if (line or before) else _focus_anchor(window.lines, state["ended"]),
-        "deep_line": line or before,
-        "errors": [ln for ln in window.lines if ln.is_error],
-        "http_count": sum(1 for ln in window.lines if ln.kind == "http"),
+        "focus": "" if (line or at or before) else _focus_anchor(window.lines, state["ended"]),
+        "deep_line": line or at or before,
     }
     return render(request, "viewers/log.html", context)
 
 
-def _log_context(request, base: ResultsBase, key: str, address: str, manifest_address: str, summary, query: str):
-    volume = (summary or {}).get("volume") or key.rsplit("/", 1)[-1].removesuffix(".txt")
+def _waiting_page(request, base_context: dict):
+    """Live mode for a log that does not exist yet (a volume that has just started): poll until it does."""
+    window = LogWindow([], 0, 0, 0, None)
+    context = {
+        **base_context,
+        **_lines_context([]),
+        "window": window,
+        "waiting": True,
+        "state": {"ended": None, "label": WAITING_LABEL},
+        "following": True,
+        "poll_url": _poll_url(base_context["address"], 0, 1),
+        "poll_seconds": POLL_SECONDS,
+        "wait_sentence": _wait_sentence(POLL_SECONDS),
+        "focus": "",
+    }
+    return render(request, "viewers/log.html", context)
+
+
+def _log_context(target: Target, manifest_address: str, summary, query: str) -> dict:
+    volume = (summary or {}).get("volume") or target.key.rsplit("/", 1)[-1].removesuffix(".txt")
+    address = target.address
     return {
         "address": address,
         "manifest_address": manifest_address,
-        "raw_url": base.url_for_key(key),
+        "raw_url": target.base.url_for_key(target.key),
         "volume": volume,
         "summary": summary,
         "query": query,
-        "key": key,
+        "key": target.key,
         "tail_url": _viewer_link("/log", log=address, manifest=manifest_address, live="1"),
         "line_url": _viewer_link("/log", log=address, manifest=manifest_address),
+        "numbering_limit": NUMBERING_LIMIT,
     }
 
 
-def _positive_int(value) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number < 10**9 else None
-
-
-def _next_number(window: LogWindow) -> int | None:
-    if not window.lines or window.lines[-1].number is None:
-        return 1 if (not window.lines and window.start == 0) else None
-    return window.lines[-1].number + 1
-
-
-def _first_number(window: LogWindow, back: bool = False) -> int | None:
-    if window.lines and window.lines[0].number is not None:
-        return max(1, window.lines[0].number - (DEEP_LINK_CONTEXT if back else 0))
-    return None
-
-
-def _poll_url(address: str, offset: int, number: int | None, failures: int) -> str:
-    return _viewer_link("/log/more", log=address, after=offset, line=number, fails=failures or None)
+def _poll_url(address: str, offset: int, number: int | None, failures: int = 0, waits: int = 0) -> str:
+    return _viewer_link("/log/more", log=address, after=offset, line=number, fails=failures, waits=waits)
 
 
 def _earlier_page_url(address: str, window: LogWindow) -> str:
     """The same "show earlier" as a whole page, for browsers without JavaScript."""
-    number = _first_number(window, back=True)
+    number = window.first_number(context=DEEP_LINK_CONTEXT)
     if number:
         return _viewer_link("/log", log=address, line=number)
     return _viewer_link("/log", log=address, before=window.start)
 
 
 def _earlier_url(address: str, window: LogWindow) -> str:
-    return _viewer_link("/log/earlier", log=address, before=window.start, first=_first_number(window))
+    return _viewer_link("/log/earlier", log=address, before=window.start, first=window.first_number())
 
 
-@require_GET
-def log_more(request):
-    """New lines after ``after`` (a live poll). Answers 286 once the run has ended or polling gives up."""
-    address = request.GET.get("log", "")
-    resolved = _resolve(request, address, "Run log")
-    if isinstance(resolved, HttpResponse):
-        return resolved
-    reader, _base, key = resolved
+# --- run log: live polling -----------------------------------------------------------------------
+
+
+@_reads("log", "Run log")
+def log_more(request, target: Target):
+    """New lines after ``after`` (a live poll). Answers 286 once the run has ended or polling gives up;
+    while the log does not exist yet it keeps waiting, checking less often as time goes on."""
+    address = target.address
     after = _positive_int(request.GET.get("after")) or 0
     number = _positive_int(request.GET.get("line"))
     failures = _positive_int(request.GET.get("fails")) or 0
+    waits = _positive_int(request.GET.get("waits")) or 0
     try:
-        head = reader.head(key)
+        head = target.reader.head(target.key)
         data = b""
         if head.size > after:
-            data = runlog.complete_lines(reader.get(key, start=after, end=head.size - 1).body)
+            data = runlog.complete_lines(target.reader.get(target.key, start=after, end=head.size - 1).body)
     except StoreError as error:
-        try:
-            sentence = _sentence(error, LOG_SENTENCES)
-        except _LoginAgain:
-            return _login_response(request)
-        return _poll_failed(request, address, after, number, failures + 1, sentence)
+        if error.outcome is Outcome.NOT_FOUND and after == 0:
+            return _poll_waiting(request, address, waits + 1)
+        return _poll_failed(request, address, after, number, failures + 1, _sentence(error, LOG_SENTENCES))
     if head.size < after:
         context = {"stopped": "The log was rewritten from the start; reload the page to read it again."}
         return _poll_response(request, context, stop=True)
-    lines = runlog.split_lines(data, after, number)
-    window = LogWindow(lines, after, after + len(data), head.size, head.last_modified)
-    state = _log_state(lines, window, live=True)
-    next_number = lines[-1].number + 1 if lines and lines[-1].number is not None else number
+    window = LogWindow(runlog.split_lines(data, after, number), after, after + len(data), head.size, head.last_modified)
+    state = _log_state(window, live=True)
     context = {
-        "groups": runlog.group_lines(lines),
+        **_lines_context(window.lines),
         "state": state,
-        "poll_url": _poll_url(address, after + len(data), next_number, 0),
+        "appeared": after == 0 and bool(window.lines),
+        "poll_url": _poll_url(address, window.end, window.next_number if window.lines else number),
         "poll_seconds": POLL_SECONDS,
-        "errors": [ln for ln in lines if ln.is_error],
     }
     return _poll_response(request, context, stop=bool(state["ended"]))
+
+
+def _wait_sentence(delay: int) -> str:
+    return (
+        "Waiting for the run log to appear: a volume's log is first written about 15 s after it starts. "
+        f"Checking again in {delay} s."
+    )
+
+
+def _poll_waiting(request, address: str, waits: int):
+    delay = min(POLL_SECONDS * (waits + 1), WAIT_MAX_SECONDS)
+    context = {
+        "groups": [],
+        "wait_sentence": _wait_sentence(delay),
+        "state": {"label": WAITING_LABEL},
+        "poll_url": _poll_url(address, 0, 1, waits=waits),
+        "poll_seconds": delay,
+    }
+    return _poll_response(request, context, stop=False)
 
 
 def _poll_failed(request, address, after, number, failures, sentence):
@@ -367,49 +462,33 @@ def _poll_response(request, context: dict, stop: bool):
     return response
 
 
-@require_GET
-def log_earlier(request):
+# --- run log: earlier parts and search -----------------------------------------------------------
+
+
+@_reads("log", "Run log")
+def log_earlier(request, target: Target):
     """The part of the log just before ``before``, cut at a line start, for "show earlier"."""
-    address = request.GET.get("log", "")
-    resolved = _resolve(request, address, "Run log")
-    if isinstance(resolved, HttpResponse):
-        return resolved
-    reader, _base, key = resolved
     before = _positive_int(request.GET.get("before"))
-    first = _positive_int(request.GET.get("first"))
     if not before:
         return HttpResponse("", content_type="text/html")
-    start = max(0, before - EARLIER_BYTES)
     try:
-        blob = reader.get(key, start=start, end=before - 1)
+        window = _read_before(target.reader, target.key, before, EARLIER_BYTES, _positive_int(request.GET.get("first")))
     except StoreError as error:
-        try:
-            sentence = _sentence(error, LOG_SENTENCES)
-        except _LoginAgain:
-            return _login_response(request)
-        return render(request, "viewers/log_earlier.html", {"sentence": sentence, "retry_url": request.get_full_path()})
-    data, start = runlog.cut_at_line_start(blob.body, blob.start)
-    count = runlog.count_lines(data)
-    first_number = (first - count) if first else (1 if start == 0 else None)
-    if first_number is not None and first_number < 1:
-        first_number = None
-    lines = runlog.split_lines(data, start, first_number)
-    window = LogWindow(lines, start, before, blob.size, blob.last_modified)
+        context = {"sentence": _sentence(error, LOG_SENTENCES), "retry_url": request.get_full_path()}
+        return render(request, "viewers/log_earlier.html", context)
     context = {
-        "groups": runlog.group_lines(lines),
-        "earlier_url": _earlier_url(address, window) if start > 0 else "",
-        "earlier_page_url": _earlier_page_url(address, window),
-        "errors": [ln for ln in lines if ln.is_error],
+        **_lines_context(window.lines),
+        "earlier_url": _earlier_url(target.address, window) if window.start > 0 else "",
+        "earlier_page_url": _earlier_page_url(target.address, window),
     }
     return render(request, "viewers/log_earlier.html", context)
 
 
-def _log_search_page(request, reader, base, key, address, query, summary):
-    blob = reader.get(key, max_bytes=WHOLE_LOG_LIMIT)
-    result = runlog.search(blob.body, query)
+def _log_search_page(request, target: Target, base_context: dict):
+    blob = target.reader.get(target.key, max_bytes=WHOLE_LOG_LIMIT)
     context = {
-        **_log_context(request, base, key, address, request.GET.get("manifest", ""), summary, query),
-        "result": result,
+        **base_context,
+        "result": runlog.search(blob.body, base_context["query"]),
         "partial": not blob.complete,
         "state": {"label": ""},
     }
@@ -491,36 +570,32 @@ def summarise_manifest(record: dict, key: str, base: ResultsBase) -> dict:
 # --- ALTO --------------------------------------------------------------------------------------
 
 
-@require_GET
-def alto_view(request):
-    address = request.GET.get("src", "")
-    resolved = _resolve(request, address, "ALTO page")
-    if isinstance(resolved, HttpResponse):
-        return resolved
-    reader, base, key = resolved
+def _read_alto(reader, key: str):
+    """(blob, page, problem): the ALTO file and its parsed page, or None and the sentence saying why not.
+    Raises StoreError when the file cannot be read at all."""
+    blob = reader.get(key, max_bytes=alto_parser.MAX_ALTO_BYTES + 1)
+    if blob.size > alto_parser.MAX_ALTO_BYTES:
+        problem = (
+            f"The ALTO file is {blob.size / 1048576:.1f} MiB, over the "
+            f"{alto_parser.MAX_ALTO_BYTES // 1048576} MiB this viewer reads; download it instead."
+        )
+        return blob, None, problem
     try:
-        return _alto_page(request, reader, base, key, address)
-    except _LoginAgain:
-        return _login_response(request)
+        return blob, alto_parser.parse_alto(blob.body), ""
+    except alto_parser.AltoError as refused:
+        return blob, None, refused.sentence
 
 
-def _alto_page(request, reader, base, key, address):
+@_reads("src", "ALTO page")
+def alto_view(request, target: Target):
+    """The page image with its text lines drawn over it, and the text beside it."""
+    reader, base, key, address = target.reader, target.base, target.key, target.address
     try:
-        blob = reader.get(key, max_bytes=alto_parser.MAX_ALTO_BYTES + 1)
+        blob, page, parse_problem = _read_alto(reader, key)
     except StoreError as error:
         return _problem_page(
             request, "ALTO page", _sentence(error, ALTO_SENTENCES), status=error.status, address=address
         )
-    page, parse_problem = None, ""
-    try:
-        if blob.size > alto_parser.MAX_ALTO_BYTES:
-            raise alto_parser.AltoError(
-                f"The ALTO file is {blob.size / 1048576:.1f} MiB, over the "
-                f"{alto_parser.MAX_ALTO_BYTES // 1048576} MiB this viewer reads; download it instead."
-            )
-        page = alto_parser.parse_alto(blob.body)
-    except alto_parser.AltoError as refused:
-        parse_problem = refused.sentence
     location = _ALTO_KEY.match(key)
     image = _page_image(reader, base, key, location) if location else {"problem": ""}
     query = request.GET.get("q", "")[:200]
@@ -591,9 +666,8 @@ def _page_image(reader, base: ResultsBase, key: str, location) -> dict:
     try:
         manifest = reader.get_json(f"{prefix}/iiif.json", max_bytes=IIIF_LIMIT)
     except StoreError as error:
-        if error.outcome in (Outcome.SESSION_ENDED, Outcome.NO_SESSION):
-            raise _LoginAgain() from None
-        reason = "there is no iiif.json for this volume yet" if error.outcome is Outcome.NOT_FOUND else error.sentence
+        missing = error.outcome is Outcome.NOT_FOUND
+        reason = "there is no iiif.json for this volume yet" if missing else _sentence(error, {})
         return {"problem": f"The page image cannot be shown: {reason}"}
     except (ValueError, UnicodeDecodeError):
         return {"problem": "The page image cannot be shown: the volume's iiif.json is not readable JSON."}
@@ -678,25 +752,17 @@ def _neighbours(base: ResultsBase, location, image: dict) -> dict:
     }
 
 
-@require_GET
-def alto_text(request):
+@_reads("src", "ALTO page")
+def alto_text(request, target: Target):
     """The page's plain text as a download."""
-    address = request.GET.get("src", "")
-    resolved = _resolve(request, address, "ALTO page")
-    if isinstance(resolved, HttpResponse):
-        return resolved
-    reader, _base, key = resolved
     try:
-        blob = reader.get(key, max_bytes=alto_parser.MAX_ALTO_BYTES + 1)
-        page = alto_parser.parse_alto(blob.body)
+        _blob, page, problem = _read_alto(target.reader, target.key)
     except StoreError as error:
-        try:
-            sentence = _sentence(error, ALTO_SENTENCES)
-        except _LoginAgain:
-            return _login_response(request)
-        return _problem_page(request, "ALTO page", sentence, status=error.status, address=address)
-    except alto_parser.AltoError as refused:
-        return _problem_page(request, "ALTO page", refused.sentence, status=422, address=address)
+        sentence = _sentence(error, ALTO_SENTENCES)
+        return _problem_page(request, "ALTO page", sentence, status=error.status, address=target.address)
+    if page is None:
+        return _problem_page(request, "ALTO page", problem, status=422, address=target.address)
+    key = target.key
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", key.replace("/alto/", "-").rsplit("/", 1)[-1]).removesuffix(".xml")
     response = HttpResponse(page.text(), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.txt"'

@@ -13,12 +13,12 @@
     return view.scrollHeight - view.scrollTop - view.clientHeight < 40;
   }
 
-  function scrollToLine(line) {
+  function scrollToLine(target) {
+    var line = target && target.closest(".log-line");
     if (!line) return;
-    var target = line.closest("details");
-    if (target && !target.open) target.open = true;
-    if (line.classList.contains("kind-http")) document.getElementById("show-http").checked = true;
-    view.scrollTop = line.offsetTop - view.offsetTop - view.clientHeight / 3;
+    var run = line.closest("details");
+    if (run && !run.open) run.open = true;
+    view.scrollTop += line.getBoundingClientRect().top - view.getBoundingClientRect().top - view.clientHeight / 3;
     document.querySelectorAll(".log-line.is-target").forEach(function (el) { el.classList.remove("is-target"); });
     line.classList.add("is-target");
   }
@@ -39,7 +39,8 @@
       var spot = document.getElementById("at" + offset[1]);
       if (spot) { scrollToLine(spot); return; }
       if (!view.dataset.deepLine && view.dataset.lineUrl) {
-        window.location.replace(view.dataset.lineUrl + "&before=" + (Number(offset[1]) + 65536) + "#at" + offset[1]);
+        // A line of a log too large to number, outside the part read so far: ask for the part around it.
+        window.location.replace(view.dataset.lineUrl + "&at=" + offset[1] + "#at" + offset[1]);
         return;
       }
     }
@@ -85,7 +86,95 @@
     if (count) count.textContent = n + " error line" + (n === 1 ? "" : "s") + " shown";
   }
 
+  // --- HTTP request runs: one "N HTTP requests" row each, opened in place ----------------------
+  // The server groups each run it sends; a run split between two answers (live lines, earlier
+  // lines) is joined here so the page never shows two such rows one after the other.
+  var lines = document.getElementById("log-lines");
+
+  function lineNumber(line) {
+    var match = /^L(\d+)$/.exec(line.id);
+    return match ? Number(match[1]) : null;
+  }
+
+  function labelHttpRun(run) {
+    var rows = run.querySelectorAll(".log-line");
+    var first = lineNumber(rows[0]);
+    var last = lineNumber(rows[rows.length - 1]);
+    run.querySelector(".http-label").textContent = rows.length + " HTTP requests" +
+      (first && last ? " · lines " + first + "–" + last : "");
+  }
+
+  function asHttpRun(group) {
+    if (group.tagName === "DETAILS") return group;
+    var run = document.createElement("details");
+    run.className = "log-group group-http";
+    var summary = document.createElement("summary");
+    summary.className = "http-summary";
+    var label = document.createElement("span");
+    label.className = "http-label";
+    summary.appendChild(label);
+    run.appendChild(summary);
+    while (group.firstChild) run.appendChild(group.firstChild);
+    group.replaceWith(run);
+    return run;
+  }
+
+  function joinHttpRuns() {
+    var group = lines.firstElementChild;
+    while (group) {
+      var next = group.nextElementSibling;
+      if (next && group.classList.contains("group-http") && next.classList.contains("group-http")) {
+        var run = asHttpRun(group);
+        var wasOpen = run.open || next.open;
+        next.querySelectorAll(".log-line").forEach(function (line) { run.appendChild(line); });
+        next.remove();
+        run.open = wasOpen;
+        labelHttpRun(run);
+        group = run;
+      } else {
+        group = next;
+      }
+    }
+  }
+
+  var httpToggle = document.getElementById("toggle-http");
+  function offerHttpToggle() {
+    httpToggle.hidden = !lines.querySelector("details.group-http");
+  }
+  httpToggle.addEventListener("click", function () {
+    var open = httpToggle.getAttribute("aria-pressed") !== "true";
+    httpToggle.setAttribute("aria-pressed", String(open));
+    httpToggle.textContent = open ? "Collapse HTTP requests" : "Expand HTTP requests";
+    lines.querySelectorAll("details.group-http").forEach(function (run) { run.open = open; });
+  });
+
+  // --- numbers for a log too large to count when it opened ------------------------------------
+  // Once "show earlier" has reached line 1, every line on the page can be counted from it. A line
+  // keeps its byte-position anchor (#at…) so links made before still reach it.
+  function numberFromStart() {
+    var rows = lines.querySelectorAll(".log-line");
+    if (!rows.length || lineNumber(rows[0]) !== 1 || !lines.querySelector(".log-line[id^='at']")) return;
+    var number = 0;
+    rows.forEach(function (row) {
+      number += 1;
+      if (lineNumber(row) !== null) return;
+      var keep = document.createElement("span");
+      keep.id = row.id;
+      keep.className = "old-anchor";
+      row.prepend(keep);
+      row.id = "L" + number;
+      var link = row.querySelector(".ln");
+      link.textContent = String(number);
+      link.setAttribute("href", "#L" + number);
+      link.setAttribute("aria-label", "Line " + number);
+    });
+    lines.querySelectorAll("details.group-http").forEach(labelHttpRun);
+    var banner = document.getElementById("log-unnumbered");
+    if (banner) banner.hidden = true;
+  }
+
   document.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
+  offerHttpToggle();
   document.getElementById("next-error").addEventListener("click", function () { jumpError(1); });
   document.getElementById("prev-error").addEventListener("click", function () { jumpError(-1); });
   window.addEventListener("hashchange", function () {
@@ -99,6 +188,9 @@
     if (source.closest && source.closest("#log-earlier")) keepFromBottom = view.scrollHeight - view.scrollTop;
   });
   document.body.addEventListener("htmx:afterSettle", function () {
+    joinHttpRuns();
+    numberFromStart();
+    offerHttpToggle();
     if (keepFromBottom !== null) {
       view.scrollTop = view.scrollHeight - keepFromBottom;
       keepFromBottom = null;
