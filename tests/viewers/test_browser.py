@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from devstack.content import alto_variant, alto_xml, big_run_log, iiif_json, manifest_json, page_layout, run_log
 from devstack.images import ImageServer
+from results import viewers
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -68,25 +69,93 @@ def test_a_failed_run_opens_at_its_failure(page, site, store):
     page.screenshot(path=str(SCREENSHOTS / "log-failed.png"))
 
 
-def test_live_mode_appends_lines_and_stops_at_the_end(page, site, store):
+def http_line(n: int) -> str:
+    return f'2026-12-02 10:00:{n:02d},000 INFO httpx: HTTP Request: GET https://img/{n}.jpg "HTTP/1.1 200 OK"\n'
+
+
+def test_live_mode_waits_for_the_log_then_appends_lines_and_stops_at_the_end(page, site, store):
     key = site["base"] + ".txt"
-    store.put(key, "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] starting\n")
+    store.delete(key)
     page.goto(log_page(site, live="1"))
-    assert page.locator("#log-status").inner_text().startswith("live")
+    expect(page.locator("#log-status")).to_have_text("waiting for the run log to appear")
+    expect(page.locator("#log-waiting")).to_contain_text("Checking again in")
+    store.put(key, "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] starting\n" + http_line(1) + http_line(2))
+    page.locator("#L3").wait_for(state="attached", timeout=10_000)
+    expect(page.locator("#log-status")).to_contain_text("live")
+    expect(page.locator("#log-empty")).to_be_hidden()
+    store.append(key, http_line(3) + http_line(4))
     store.append(key, "2026-12-02 10:00:05,000 INFO htrflow.wrapper: [V1] page 0001 ok in 6.1s\n")
-    page.locator("#L2").wait_for(timeout=10_000)
-    assert "page 0001 ok" in page.locator("#L2").inner_text()
+    page.locator("#L6").wait_for(timeout=10_000)
+    # Requests that arrived in two polls are one row, in place between the lines around them.
+    runs = page.locator("details.group-http")
+    expect(runs).to_have_count(1)
+    expect(runs.locator("summary")).to_have_text("4 HTTP requests · lines 2–5")
+    assert "page 0001 ok" in page.locator("#L6").inner_text()
     store.append(
         key,
         "2026-12-02 10:00:09,000 INFO htrflow.wrapper: [V1] COMPLETE 1 pages (1 processed, 0 failed) "
         "in 9.0s, viewer: https://x/iiif.json\n",
     )
-    page.locator("#L3").wait_for(timeout=10_000)
+    page.locator("#L7").wait_for(timeout=10_000)
     expect(page.locator("#log-status")).to_have_text("finished", timeout=10_000)
     assert page.locator("#log-live[hx-get]").count() == 0
     store.append(key, "2026-12-02 10:00:20,000 INFO after the end\n")
     page.wait_for_timeout(4000)  # one poll interval and more: nothing may arrive once stopped
-    assert page.locator("#L4").count() == 0
+    assert page.locator("#L8").count() == 0
+
+
+def test_http_runs_open_in_place_links_into_them_open_them_and_errors_are_one_click_apart(page, site, store):
+    text = (
+        "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] stream: 4 pages\n"
+        + "".join(http_line(n) for n in range(1, 13))
+        + "2026-12-02 10:00:13,000 ERROR htrflow.wrapper: [V1] page 0001 failed\n"
+        + "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: bad page\n"
+        + "".join(f"2026-12-02 10:01:{n:02d},000 INFO htrflow.wrapper: [V1] note {n}\n" for n in range(40))
+        + "2026-12-02 10:02:00,000 ERROR htrflow.wrapper: [V1] page 0002 failed\n"
+        + "".join(f"2026-12-02 10:03:{n:02d},000 INFO htrflow.wrapper: [V1] later {n}\n" for n in range(40))
+    )
+    store.put(site["base"] + ".txt", text)
+    page.goto(log_page(site))
+    run = page.locator("details.group-http")
+    expect(run.locator("summary")).to_have_text("12 HTTP requests · lines 2–13")
+    assert not page.locator("#L5").is_visible()
+    run.locator("summary").click()
+    expect(page.locator("#L5")).to_be_visible()
+    y = {n: page.locator(f"#L{n}").bounding_box()["y"] for n in (1, 2, 13, 14)}
+    assert y[1] < y[2] < y[13] < y[14], "the requests open where they were written"
+    page.click("#prev-error")
+    expect(page.locator("#L58")).to_have_class(re.compile(r"\bis-target\b"))
+    page.click("#prev-error")
+    expect(page.locator("#L14")).to_have_class(re.compile(r"\bis-target\b"))
+    expect(page.locator("#L17")).to_contain_text("ValueError: bad page")  # the traceback stays with its error
+    page.click("#next-error")
+    expect(page.locator("#L58")).to_have_class(re.compile(r"\bis-target\b"))
+    page.goto(log_page(site) + "#L7")
+    expect(page.locator("#L7")).to_have_class(re.compile(r"\bis-target\b"))
+    expect(page.locator("#L7")).to_be_visible()
+
+
+def test_a_log_too_large_to_number_gets_numbers_once_the_start_is_reached(page, site, store, monkeypatch):
+    monkeypatch.setattr(viewers, "TAIL_BYTES", 4096)
+    monkeypatch.setattr(viewers, "EARLIER_BYTES", 4096)
+    monkeypatch.setattr(viewers, "NUMBERING_LIMIT", 8192)
+    text = "".join(f"2026-12-02 10:00:00,000 INFO htrflow.wrapper: note {n}\n" for n in range(1, 301))
+    store.put(site["base"] + ".txt", text)
+    page.goto(log_page(site))
+    expect(page.locator("#log-unnumbered")).to_be_visible()
+    last = page.locator(".log-line").last
+    old_anchor = last.get_attribute("id")
+    assert old_anchor.startswith("at") and page.locator("[id^='L']").count() == 0
+    for _ in range(5):
+        if page.locator("#log-earlier a").count() == 0:
+            break
+        page.click("#log-earlier a")
+        page.locator("#log-earlier a, #log-earlier p").first.wait_for()
+    expect(page.locator("#log-earlier")).to_contain_text("Start of the log.")
+    expect(page.locator("#L300")).to_contain_text("note 300")
+    expect(page.locator("#L300 .ln")).to_have_text("300")
+    expect(page.locator("#log-unnumbered")).to_be_hidden()
+    assert page.locator(f"#L300 #{old_anchor}").count() == 1, "a link made before numbers still reaches its line"
 
 
 def test_search_highlights_and_deep_links_reach_their_line(page, site):
@@ -171,6 +240,28 @@ def test_hovering_a_line_lights_it_on_both_sides(page, site):
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.id") == "L6"
     assert "active" in page.locator("#poly-6").get_attribute("class")
+
+
+def test_the_keyboard_walks_lines_and_brings_each_outline_into_view(page, site):
+    page.set_viewport_size({"width": 1300, "height": 700})
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
+    last = len(page_layout("V1", 1).lines)
+    page.locator("#L1").focus()
+    for _ in range(last - 1):
+        page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.id") == f"L{last}"
+    expect(page.locator(f"#poly-{last}")).to_have_class(re.compile(r"\bactive\b"))
+    pane = page.locator("#alto-image").bounding_box()
+    shape = page.locator(f"#poly-{last}").bounding_box()
+    assert pane["y"] <= shape["y"] and shape["y"] + shape["height"] <= pane["y"] + pane["height"]
+    text_pane = page.locator("#alto-text").bounding_box()
+    item = page.locator(f"#L{last}").bounding_box()
+    assert text_pane["y"] <= item["y"] and item["y"] + item["height"] <= text_pane["y"] + text_pane["height"]
+    outline = page.locator(f"#L{last}").evaluate("el => getComputedStyle(el).outlineStyle")
+    assert outline != "none", "the focused line shows its focus"
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.id") == f"L{last - 1}"
+    expect(page.locator(f"#poly-{last - 1}")).to_have_class(re.compile(r"\bactive\b"))
 
 
 def test_clicking_brings_the_other_side_into_view_and_zoom_enlarges(page, site):

@@ -69,9 +69,11 @@ def test_a_refused_address_says_why_and_how_to_fix_it(results_client, volume):
     assert "resultsUrl" in response.content.decode()
 
 
-def test_a_missing_log_has_its_own_sentence(results_client, volume):
+def test_a_missing_log_has_its_own_sentence_and_offers_to_wait_for_it(results_client, volume):
     response = results_client.get("/log", {"log": volume["log"].replace("V1.txt", "nope.txt")})
     assert response.status_code == 404 and "no run log at this address" in response.content.decode()
+    follow = re.search(r'<a href="([^"]+)" id="viewer-follow">', response.content.decode())
+    assert follow and "live=1" in follow.group(1) and "nope.txt" in follow.group(1)
 
 
 def test_an_account_that_may_not_read_gets_told(client, store, session_key_file, volume):
@@ -80,9 +82,9 @@ def test_an_account_that_may_not_read_gets_told(client, store, session_key_file,
     assert response.status_code == 403 and "may not read this run log" in response.content.decode()
 
 
-def test_a_large_log_opens_at_its_tail_reading_only_part_of_it(results_client, store, volume, monkeypatch):
-    big = big_run_log("V1", "p", start=START)
-    store.put(volume["base"] + ".txt", big)
+@pytest.fixture
+def bytes_read(monkeypatch):
+    """How many bytes each read of the store returned, in order."""
     read = []
     original = reader_module.ResultsReader.get
 
@@ -92,6 +94,13 @@ def test_a_large_log_opens_at_its_tail_reading_only_part_of_it(results_client, s
         return blob
 
     monkeypatch.setattr(reader_module.ResultsReader, "get", counting)
+    return read
+
+
+def test_a_large_log_opens_at_its_tail_reading_only_part_of_it(results_client, store, volume, bytes_read):
+    big = big_run_log("V1", "p", start=START)
+    store.put(volume["base"] + ".txt", big)
+    read = bytes_read
     page = results_client.get("/log", {"log": volume["log"]}).content.decode()
     assert len(big.encode()) > 4_000_000
     assert sum(read) <= 256 * 1024
@@ -281,3 +290,77 @@ def test_a_line_still_being_written_waits_for_its_end(results_client, store, vol
     page = results_client.get("/log", {"log": volume["log"], "live": "1"}).content.decode()
     assert 'id="L1"' in page and 'id="L2"' not in page
     assert "after=33" in page and 'hx-trigger="every 3s"' in page
+
+
+def http_line(n: int) -> str:
+    return f'2026-12-02 10:00:{n:02d},000 INFO httpx: HTTP Request: GET https://img/{n}.jpg "HTTP/1.1 200 OK"\n'
+
+
+def test_http_request_runs_collapse_in_place_and_keep_their_line_numbers(results_client, store, volume):
+    text = (
+        "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] stream: 4 pages\n"
+        + "".join(http_line(n) for n in range(1, 6))
+        + "2026-12-02 10:00:09,000 INFO htrflow.wrapper: [V1] page 0001 ok in 6.1s\n"
+        + http_line(10)
+        + "2026-12-02 10:00:11,000 INFO htrflow.wrapper: [V1] page 0002 ok in 6.1s\n"
+    )
+    store.put(volume["base"] + ".txt", text)
+    page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    runs = re.findall(r'<details class="log-group group-http">(.*?)</details>', page, re.S)
+    assert len(runs) == 1, "five requests in a row make one row; a lone request stays a line"
+    assert "5 HTTP requests · lines 2–6" in runs[0]
+    assert re.findall(r'id="L(\d+)"', runs[0]) == ["2", "3", "4", "5", "6"]
+    everywhere = [int(n) for n in re.findall(r'class="log-line[^"]*" id="L(\d+)"', page)]
+    assert everywhere == list(range(1, 10)), "every line keeps its place and number, collapsed or not"
+    assert page.index('id="L1"') < page.index("5 HTTP requests") < page.index('id="L7"')
+
+
+def test_live_mode_waits_for_a_log_that_has_not_appeared_yet(results_client, store, volume):
+    key = volume["base"] + "-new.txt"
+    address = volume["log"].replace("V1.txt", "V1-new.txt")
+    page = results_client.get("/log", {"log": address, "live": "1"})
+    body = page.content.decode()
+    assert page.status_code == 200 and "waiting for the run log to appear" in body
+    assert "/log/more?" in body and "line=1" in body and 'id="log-empty"' in body
+    waits = []
+    for number in range(1, 12):
+        poll = results_client.get("/log/more", {"log": address, "after": 0, "line": 1, "waits": number - 1})
+        assert poll.status_code == 200, "waiting never gives up like an error does"
+        waits.append(int(re.search(r'hx-trigger="every (\d+)s"', poll.content.decode()).group(1)))
+        assert f"waits={number}" in poll.content.decode()
+    assert waits == sorted(waits) and waits[0] < waits[-1] == viewers.WAIT_MAX_SECONDS
+    store.put(key, "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] starting\n")
+    poll = results_client.get("/log/more", {"log": address, "after": 0, "line": 1, "waits": 11})
+    body = poll.content.decode()
+    assert poll.status_code == 200 and 'id="L1"' in body and "[V1] starting" in body
+    assert '<p id="log-empty" hx-swap-oob="true" hidden>' in body and "waits=" not in body
+
+
+def test_a_log_too_large_to_number_says_why_and_links_by_byte_position(results_client, store, volume, bytes_read):
+    big = big_run_log("V1", "p", start=START)
+    store.put(volume["base"] + ".txt", big)
+    tail = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert 'id="log-unnumbered"' in tail and "counts lines only in logs up to 1.0" in tail
+    assert 'id="L' not in tail
+    offset = int(re.findall(r'class="log-line[^"]*" id="at(\d+)"', tail)[-50])
+    bytes_read.clear()
+    around = results_client.get("/log", {"log": volume["log"], "at": offset}).content.decode()
+    assert f'id="at{offset}"' in around and sum(bytes_read) <= 256 * 1024
+    wanted = big.encode()[offset:].split(b"\n", 1)[0].decode()
+    assert wanted[-30:].replace("'", "&#x27;").replace('"', "&quot;") in around
+
+
+def test_a_small_logs_tail_is_counted_from_the_start(results_client, store, volume, monkeypatch):
+    monkeypatch.setattr(viewers, "TAIL_BYTES", 4096)
+    text = "".join(f"2026-12-02 10:00:00,000 INFO line {n}\n" for n in range(1, 2001))
+    store.put(volume["base"] + ".txt", text)
+    page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert re.search(r'id="L2000">.*?>line 2000<', page)
+    assert 'id="L1"' not in page and 'id="log-unnumbered"' not in page
+    earlier = re.search(r'hx-get="(/log/earlier\?[^"]+)"', page).group(1).replace("&amp;", "&")
+    assert "first=" in earlier
+    fragment = results_client.get(earlier).content.decode()
+    numbers = [int(n) for n in re.findall(r'id="L(\d+)"', fragment)]
+    first_shown = min(int(n) for n in re.findall(r'id="L(\d+)"', page))
+    assert numbers and numbers[-1] == first_shown - 1 and numbers == list(range(numbers[0], first_shown))
+    assert f"line {numbers[0]}\n" in text and f">line {numbers[0]}<" in fragment
