@@ -109,7 +109,7 @@ def test_http_runs_open_in_place_links_into_them_open_them_and_errors_are_one_cl
         "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] stream: 4 pages\n"
         + "".join(http_line(n) for n in range(1, 13))
         + "2026-12-02 10:00:13,000 ERROR htrflow.wrapper: [V1] page 0001 failed\n"
-        + "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: bad page\n"
+        + 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\nValueError: bad page\n'
         + "".join(f"2026-12-02 10:01:{n:02d},000 INFO htrflow.wrapper: [V1] note {n}\n" for n in range(40))
         + "2026-12-02 10:02:00,000 ERROR htrflow.wrapper: [V1] page 0002 failed\n"
         + "".join(f"2026-12-02 10:03:{n:02d},000 INFO htrflow.wrapper: [V1] later {n}\n" for n in range(40))
