@@ -181,10 +181,14 @@ def job_detail(request, namespace, name):
             return _error(502, " ".join(state.problems))
         return _error(404, f"No campaign named {name} in namespace {namespace}.")
     page = campaign.volumes[offset : offset + limit]
-    keys = [v.progress_key for v in page if v.state == "active"]
+    active = [v for v in page if v.state == "active"]
+    done = [v for v in page if v.state == "done"]
+    # Running volumes first in line for the per-request cap; done ones are cached for an hour once read.
+    keys = [v.progress_key for v in active + done]
     report = progress.read_progress(request, keys, now) if keys else progress.ProgressReport()
     volumes = [volume_json(v, report.get(v.progress_key)) for v in page]
     read = [r.progress for r in report.by_key.values() if r.progress is not None]
+    tally = views.page_tally(active + done, report)
     latest = max(read, key=lambda p: p.updated_at or now.min.replace(tzinfo=now.tzinfo), default=None)
     data = summary(campaign)
     data.update(
@@ -203,9 +207,10 @@ def job_detail(request, namespace, name):
             "offset": offset,
             "limit": limit,
             "volumesTotal": len(campaign.volumes),
-            "pagesDone": sum(p.done for p in read),
-            "pagesTotal": sum(p.total for p in read),
-            "pagesFailed": sum(p.failed for p in read),
+            "pagesDone": tally.done,
+            "pagesTotal": tally.total,
+            "pagesFailed": tally.failed,
+            "pagesCounted": {"volumes": tally.counted, "of": tally.eligible, "sentence": tally.caption},
             "progressSentence": report.card_sentence,
         }
     )

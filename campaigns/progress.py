@@ -85,6 +85,7 @@ class VolumeProgress:
 class ProgressReport:
     by_key: dict[str, VolumeProgress] = field(default_factory=dict)
     card_outcome: str = ""
+    reads: int = 0  # store reads this report cost (cached answers cost none)
 
     @property
     def card_sentence(self) -> str:
@@ -149,14 +150,16 @@ def read_progress(request, keys: list[str], now: datetime, limit: int = READS_PE
         return report
     person = _person(request)
     wanted = list(dict.fromkeys(keys))
+    cache_keys = {key: _cache_key(person, key) for key in wanted}
+    cached = cache.get_many(list(cache_keys.values()))
     answers: dict[str, tuple[str, object]] = {}
     to_read = []
     for key in wanted:
-        cached = cache.get(_cache_key(person, key))
-        if cached is not None:
-            answers[key] = cached
+        if cache_keys[key] in cached:
+            answers[key] = cached[cache_keys[key]]
         elif len(to_read) < limit:
             to_read.append(key)
+    report.reads = len(to_read)
     answers.update(_read_in_parallel(reader, person, to_read))
     for key in wanted:
         outcome, data = answers.get(key, (NOT_ASKED, None))

@@ -334,6 +334,12 @@ def _pipeline_from_marker(marker: str) -> str:
     return name[: -len(".done")] if name.endswith(".done") else ""
 
 
+def _as_sentence(text: str) -> str:
+    """Quoted words that end like a sentence, so the next sentence can follow them."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text else text
 
@@ -484,10 +490,11 @@ def _queue_no_priority_class(queue, namespace, job):
     name = queue.priority_class or "(unnamed)"
     known = ", ".join(f"`{c}`" for c in KNOWN_PRIORITY_CLASSES)
     return (
-        f"Not queued: its priority `{name}` names a priority class that does not exist, so the queue ignores it. "
-        f"It will not fix itself: set the campaign's priority to one of {known} (or leave it out) and apply again.",
+        f"The queue ignores it: its priority `{name}` names a priority class that does not exist, so no Workload "
+        f"was made for it. It will not fix itself: set the campaign's priority to one of {known} (or leave it out) "
+        "and apply again.",
         "bad",
-        ("kubectl get workloadpriorityclasses",),
+        ("kubectl get workloadpriorityclasses", _job_events(namespace, job)),
     )
 
 
@@ -499,10 +506,14 @@ def _queue_not_yet(queue, namespace, job):
     )
 
 
-def _queue_kueue_silent(queue, namespace, job):
-    events = f"kubectl {_ns(namespace)}get events --sort-by=.lastTimestamp"
+def _job_events(namespace: str, job: str) -> str:
     if job:
-        events = f"kubectl {_ns(namespace)}get events --field-selector involvedObject.name={job}"
+        return f"kubectl {_ns(namespace)}get events --field-selector involvedObject.name={job}"
+    return f"kubectl {_ns(namespace)}get events --sort-by=.lastTimestamp"
+
+
+def _queue_kueue_silent(queue, namespace, job):
+    events = _job_events(namespace, job)
     return (
         "The queue has not acted on this campaign for some minutes: Kueue, the queueing system, may not be running. "
         "It starts by itself once Kueue works again; an operator should check whether Kueue is running.",
@@ -513,7 +524,7 @@ def _queue_kueue_silent(queue, namespace, job):
 
 def _queue_paused(queue, namespace, job):
     return (
-        "Paused in git: the campaign file says `suspend: true`. It does not run until someone removes "
+        "Its campaign file holds it back with `suspend: true` (paused in git). It does not run until someone removes "
         "`suspend: true` from the campaign file and applies again.",
         "idle",
         _queue_commands(queue, namespace),
@@ -521,7 +532,7 @@ def _queue_paused(queue, namespace, job):
 
 
 def _queue_inadmissible(queue, namespace, job):
-    said = f": {bounded(queue.message, QUOTE_LIMIT)}" if queue.message else "."
+    said = f": {_as_sentence(bounded(queue.message, QUOTE_LIMIT))}" if queue.message else "."
     local = f"kubectl {_ns(namespace)}get localqueue {queue.queue_name}" if queue.queue_name else ""
     commands = tuple(c for c in (local, *_queue_commands(queue, namespace)) if c)
     return (
@@ -561,7 +572,7 @@ def _queue_preempted(queue, namespace, job):
 
 def _queue_not_looked_at(queue, namespace, job):
     return (
-        "Queued; the queue has not looked at it yet. This normally takes a few seconds.",
+        "The queue has not looked at it yet; this normally takes a few seconds.",
         "idle",
         _queue_commands(queue, namespace),
     )
@@ -572,7 +583,11 @@ def _queue_admitted(queue, namespace, job):
 
 
 def _queue_unknown(queue, namespace, job):
-    return ("Queued; the reason is not known.", "idle", _queue_commands(queue, namespace))
+    return (
+        "The reason it waits is not known; an operator can look at its Workload.",
+        "idle",
+        _queue_commands(queue, namespace),
+    )
 
 
 _QUEUE_WRITERS = {

@@ -28,6 +28,7 @@ DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
+DONE_TALLY_MAX = 300  # a card adds up the pages of at most this many done volumes
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
 WATCH_SECONDS = 15
@@ -173,6 +174,74 @@ class VolumeRow:
     pages_href: str = ""  # the ALTO viewer on the volume's first page
     progress: progress.VolumeProgress | None = None
     progress_text: str = ""
+    same_as: str = ""  # an earlier row on the card with the very same sentence (its volume id)
+
+
+@dataclass
+class VolumeBar:
+    """The volumes bar: done and failed as stacked segments, in percent of all volumes (as text)."""
+
+    done: str
+    failed: str
+
+    @classmethod
+    def of(cls, counts) -> VolumeBar:
+        total = max(counts.total, counts.done + counts.failed, 1)
+        done = 100 * counts.done / total
+        failed = 100 * counts.failed / total
+        if counts.failed and failed < 1.5:
+            failed = 1.5  # a single failed volume among thousands stays visible
+        return cls(f"{min(done, 100 - failed):.2f}", f"{failed:.2f}")
+
+
+@dataclass
+class PageTally:
+    """Pages done/total over the volumes a card could read, and what that covers, in words."""
+
+    done: int = 0
+    total: int = 0
+    failed: int = 0
+    counted: int = 0  # volumes whose progress.json was read
+    forbidden: int = 0  # volumes the person's account may not read
+    eligible: int = 0  # volumes the figure means to cover
+    running_only: bool = False  # too many done volumes to add up: only running ones are meant
+    any_running: bool = False
+
+    def add(self, volume: Volume, answer: progress.VolumeProgress | None) -> None:
+        self.eligible += 1
+        self.any_running = self.any_running or volume.state == "active"
+        if answer is not None and answer.progress is not None:
+            self.counted += 1
+            self.done += answer.progress.done
+            self.total += answer.progress.total
+            self.failed += answer.progress.failed
+        elif answer is not None and answer.forbidden:
+            self.forbidden += 1
+
+    @property
+    def caption(self) -> str:
+        if self.running_only:
+            kind = "running volumes shown"
+        else:
+            kind = "volumes done or running" if self.any_running else "volumes done"
+        if self.counted == self.eligible:
+            if self.eligible == 1:
+                return f"In the one {kind.replace('volumes', 'volume', 1)}."
+            return f"In all {self.eligible} {kind}."
+        missing = []
+        if self.forbidden:
+            missing.append(f"your account may not read {self.forbidden}")
+        unread = self.eligible - self.counted - self.forbidden
+        if unread:
+            missing.append(f"{unread} not read yet")
+        return f"Counted in {self.counted} of {self.eligible} {kind}; {' and '.join(missing)}."
+
+
+def page_tally(volumes: list[Volume], report: progress.ProgressReport | None, running_only: bool = False) -> PageTally:
+    tally = PageTally(running_only=running_only)
+    for volume in volumes:
+        tally.add(volume, report.get(volume.progress_key) if report else None)
+    return tally
 
 
 @dataclass
@@ -186,14 +255,14 @@ class Card:
     more_failures: int
     active: list[VolumeRow]
     more_active: int
-    pages_done: int
-    pages_total: int
-    pages_failed: int
+    volume_bar: VolumeBar
+    pages: PageTally
     progress_sentence: str
     polls: bool
     poll_seconds: int
     commands: list[str]
     ops_facts: list[tuple[str, str]]
+    on_detail_page: bool = False
 
     @property
     def trouble_flag(self) -> str:
@@ -208,11 +277,26 @@ def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> V
         row.results_href = _url_for_key(volume.iiif_key)
     if volume.state in ("done", "active"):
         row.pages_href = "/alto?" + urlencode({"src": _url_for_key(volume.alto_prefix + "0001.xml")})
-    if report is not None:
+    if report is not None and volume.state == "active":
         row.progress = report.get(volume.progress_key)
         if row.progress is not None and row.progress.progress is not None:
             row.progress_text = progress_sentence(row.progress.progress, now)
     return row
+
+
+def failure_rows(volumes: list[Volume], now) -> list[VolumeRow]:
+    """Problem rows; a row whose sentence repeats an earlier row's points to it instead of repeating it."""
+    rows = []
+    first_with: dict[str, str] = {}
+    for volume in volumes:
+        row = volume_row(volume, None, now)
+        text = volume.sentence.text if volume.sentence else ""
+        if text and text in first_with:
+            row.same_as = first_with[text]
+        elif text:
+            first_with[text] = volume.id
+        rows.append(row)
+    return rows
 
 
 def operator_commands(campaign: Campaign) -> list[str]:
@@ -240,6 +324,19 @@ def operator_commands(campaign: Campaign) -> list[str]:
     return commands
 
 
+def _asks(queue) -> str:
+    """What a waiting campaign asks of its ClusterQueue, against the quota, per resource."""
+    if queue is None:
+        return ""
+    return "; ".join(f"{f.resource} {f.requested} of quota {f.quota or 'none'}" for f in queue.fits)
+
+
+def _pending_in_queue(queue) -> str:
+    if queue is None or queue.pending_in_queue is None:
+        return ""
+    return f"{queue.pending_in_queue} (all namespaces)"
+
+
 def operator_facts(campaign: Campaign) -> list[tuple[str, str]]:
     warmup = campaign.warmup
     queue = campaign.queue
@@ -251,6 +348,10 @@ def operator_facts(campaign: Campaign) -> list[tuple[str, str]]:
         ("LocalQueue", campaign.queue_name or (queue.queue_name if queue else "")),
         ("ClusterQueue", campaign.cluster_queue_name or (queue.cluster_queue if queue else "")),
         ("Priority class", campaign.priority_class),
+        ("Queue reason", queue.reason if queue else ""),
+        ("Kueue says", queue.message if queue else ""),
+        ("Asks of the queue", _asks(queue)),
+        ("Pending in ClusterQueue", _pending_in_queue(queue)),
         ("Parallelism", str(campaign.parallelism) if campaign.parallelism else ""),
         ("Pipeline", campaign.pipeline),
         ("Pipeline sha256", campaign.pipeline_sha256),
@@ -267,48 +368,75 @@ def operator_facts(campaign: Campaign) -> list[tuple[str, str]]:
     return [(label, bounded(value, 300)) for label, value in facts if value]
 
 
-def build_card(request, campaign: Campaign, now, show_namespace: bool, stale: bool, read_budget: list[int]) -> Card:
-    """A card's presentation; `read_budget` is the progress reads still allowed in this request."""
-    failures = list(campaign.failures)
-    active = [v for v in campaign.volumes if v.state == "active"]
-    shown_active = active[:ACTIVE_ON_CARD]
-    report = None
-    if shown_active and read_budget[0] > 0:
-        keys = [v.progress_key for v in shown_active]
-        report = progress.read_progress(request, keys, now, limit=read_budget[0])
-        read_budget[0] -= min(len(keys), read_budget[0])
-    active_rows = [volume_row(v, report, now) for v in shown_active]
-    done = total = failed = 0
-    for row in active_rows:
-        if row.progress is not None and row.progress.progress is not None:
-            done += row.progress.progress.done
-            total += row.progress.progress.total
-            failed += row.progress.progress.failed
+@dataclass
+class _CardReads:
+    """Which volumes a card asks progress for: running ones shown, and done ones to add up pages."""
+
+    active: list[Volume]
+    more_active: int
+    done: list[Volume]
+    running_only: bool  # too many done volumes to add up their pages on every page
+
+    @classmethod
+    def of(cls, campaign: Campaign) -> _CardReads:
+        active = [v for v in campaign.volumes if v.state == "active"]
+        done = [v for v in campaign.volumes if v.state == "done"]
+        too_many = len(done) > DONE_TALLY_MAX
+        return cls(active[:ACTIVE_ON_CARD], max(0, len(active) - ACTIVE_ON_CARD), [] if too_many else done, too_many)
+
+
+def read_cards_progress(request, plans: list[_CardReads], now, extra_keys: list[str] = ()) -> progress.ProgressReport:
+    """One bounded, parallel read for a whole request: running volumes first, then done ones.
+
+    Done volumes' progress is final and cached for an hour, so adding up their pages costs reads
+    only the first time; the per-request cap keeps running volumes first in line.
+    """
+    keys = [*extra_keys]
+    keys += [v.progress_key for plan in plans for v in plan.active]
+    keys += [v.progress_key for plan in plans for v in plan.done]
+    if not keys:
+        return progress.ProgressReport()
+    return progress.read_progress(request, keys, now)
+
+
+def build_card(
+    campaign: Campaign,
+    plan: _CardReads,
+    report: progress.ProgressReport,
+    now,
+    show_namespace: bool,
+    stale: bool,
+    on_detail_page: bool = False,
+) -> Card:
+    active_rows = [volume_row(v, report, now) for v in plan.active]
+    failures = campaign.failures
     return Card(
         campaign=campaign,
         dom_id=dom_id(campaign),
         detail_url=detail_url(campaign),
         card_url=card_url(campaign),
         show_namespace=show_namespace,
-        failures=[volume_row(v, None, now) for v in failures[:FAILURES_ON_CARD]],
+        failures=failure_rows(failures[:FAILURES_ON_CARD], now),
         more_failures=max(0, len(failures) - FAILURES_ON_CARD),
         active=active_rows,
-        more_active=max(0, len(active) - ACTIVE_ON_CARD),
-        pages_done=done,
-        pages_total=total,
-        pages_failed=failed,
-        progress_sentence=report.card_sentence if report else "",
+        more_active=plan.more_active,
+        volume_bar=VolumeBar.of(campaign.counts),
+        pages=page_tally(plan.active + plan.done, report, running_only=plan.running_only),
+        progress_sentence=report.card_sentence if plan.active else "",
         polls=not campaign.is_final,
         poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
         commands=operator_commands(campaign),
         ops_facts=operator_facts(campaign),
+        on_detail_page=on_detail_page,
     )
 
 
-def build_cards(request, state: ClusterState, now) -> list[Card]:
-    budget = [progress.READS_PER_REQUEST]
+def build_cards(request, campaigns: list[Campaign], now, stale: bool) -> list[Card]:
+    """Cards for campaigns, with every progress read of the request done at once."""
+    plans = [_CardReads.of(c) for c in campaigns]
+    report = read_cards_progress(request, plans, now)
     several = len(served_namespaces()) > 1
-    return [build_card(request, c, now, several, state.stale, budget) for c in state.campaigns]
+    return [build_card(c, plan, report, now, several, stale) for c, plan in zip(campaigns, plans, strict=True)]
 
 
 def _shown(request) -> list[tuple[str, bool]]:
@@ -335,7 +463,7 @@ def campaign_list(request):
     state = read_cluster(now)
     if request.htmx and request.GET.get("watch"):
         return _watch(request, state, now)
-    cards = build_cards(request, state, now)
+    cards = build_cards(request, state.campaigns, now, state.stale)
     context = _list_context(state, cards, now)
     if request.htmx and request.GET.get("fragment") == "list":
         return render(request, "campaigns/list_body.html", context)
@@ -370,7 +498,7 @@ def _watch(request, state: ClusterState, now):
     current = {_ident(c): c for c in state.campaigns}
     newly_troubled = [i for i, c in current.items() if c.in_trouble and i in was_in_trouble and not was_in_trouble[i]]
     if newly_troubled:
-        cards = build_cards(request, state, now)
+        cards = build_cards(request, state.campaigns, now, state.stale)
         context = _list_context(state, cards, now)
         context["oob_list"] = True
         return render(request, "campaigns/watch.html", context)
@@ -378,9 +506,7 @@ def _watch(request, state: ClusterState, now):
     removed = [i for i in shown_ids if i not in current]
     staying = [i for i in shown_ids if i in current]
     order_now = [i for i in current if i in was_in_trouble]
-    budget = [progress.READS_PER_REQUEST]
-    several = len(served_namespaces()) > 1
-    new_cards = [build_card(request, c, now, several, state.stale, budget) for c in reversed(new_campaigns)]
+    new_cards = build_cards(request, list(reversed(new_campaigns)), now, state.stale)
     notice = ""
     if staying != order_now:
         notice = "The order of the campaigns has changed since this page was loaded."
@@ -409,8 +535,7 @@ def campaign_card(request, namespace, name):
         if request.htmx:
             return HttpResponseStopPolling(response.content)
         return response
-    several = len(served_namespaces()) > 1
-    card = build_card(request, campaign, now, several, state.stale, [progress.READS_PER_REQUEST])
+    card = build_cards(request, [campaign], now, state.stale)[0]
     response = render(request, "campaigns/card.html", {"card": card, "now": now})
     if request.htmx and not card.polls:
         return HttpResponseStopPolling(response.content)
@@ -435,12 +560,13 @@ def campaign_detail(request, namespace, name):
         if (not wanted_state or v.state == wanted_state) and (not search or search.lower() in v.id.lower())
     ]
     page = volumes[offset : offset + VOLUME_PAGE]
-    active_keys = [v.progress_key for v in page if v.state == "active"]
-    report = progress.read_progress(request, active_keys, now) if active_keys else None
+    plan = _CardReads.of(campaign)
+    page_active = [v.progress_key for v in page if v.state == "active"]
+    report = read_cards_progress(request, [plan], now, extra_keys=page_active)
     rows = [volume_row(v, report, now) for v in page]
     next_offset = offset + VOLUME_PAGE if offset + VOLUME_PAGE < len(volumes) else None
     several = len(served_namespaces()) > 1
-    card = build_card(request, campaign, now, several, state.stale, [progress.READS_PER_REQUEST])
+    card = build_card(campaign, plan, report, now, several, state.stale, on_detail_page=True)
     base_query = {k: v for k, v in (("state", wanted_state), ("q", search)) if v}
     context = {
         "card": card,
@@ -456,7 +582,7 @@ def campaign_detail(request, namespace, name):
         "wanted_state": wanted_state,
         "search": search,
         "state_choices": [("", "All states")] + [(s, s.capitalize()) for s in VOLUME_STATES],
-        "progress_sentence": report.card_sentence if report else "",
+        "progress_sentence": report.card_sentence if page_active else "",
         "now": now,
     }
     if request.htmx and request.GET.get("fragment") == "rows":

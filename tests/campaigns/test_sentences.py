@@ -267,9 +267,9 @@ def test_inadmissible_quotes_kueue():
         ("no_workload_yet", "not picked it up yet"),
         ("evicted", "resumes from finished pages"),
         ("preempted", "more urgent campaign"),
-        ("not_looked_at", "not looked at it yet"),
+        ("not_looked_at", "has not looked at it yet"),
         ("admitted", "Admitted"),
-        ("something-new", "reason is not known"),
+        ("something-new", "reason it waits is not known"),
     ],
 )
 def test_each_other_queue_reason_has_its_sentence(kind, words):

@@ -472,3 +472,80 @@ def test_re_sort_returns_the_list_fragment_in_the_current_order(cluster, results
     html = page_text(response)
     assert html.lstrip().startswith('<div id="campaign-list"')
     assert 'id="card-htr-batch--aaa"' in html and "<html" not in html
+
+
+# --- the card's figures ----------------------------------------------------------------------------
+
+
+def card_html(html: str, name: str) -> str:
+    return html[html.index(f'id="card-{NS}--{name}"') :].split("</article>")[0]
+
+
+def test_the_volumes_bar_stacks_done_and_failed_with_the_counts_beside_it(cluster, results_client):
+    add_campaign(cluster, "mixed", volume_ids=["C1", "C2", "C3", "C4"], completed="0-1", failed="2", active=1)
+    cluster.put(campaign_pod("mixed", 3))
+    card = card_html(page_text(results_client.get("/")), "mixed")
+    assert re.search(r'<rect class="stack-done" width="50\.00"', card)
+    assert re.search(r'<rect class="stack-failed" x="50\.00" width="25\.00"', card)
+    assert 'aria-label="Volumes: 2 done, 1 failed, of 4"' in card
+    assert re.search(r"1 failed</span>", card)  # the words, not only the colour
+
+
+def test_the_bar_of_a_campaign_without_failures_has_no_failed_segment(cluster, results_client):
+    add_campaign(cluster, "clean", volume_ids=["C1", "C2"], completed="0", active=1)
+    card = card_html(page_text(results_client.get("/")), "clean")
+    assert "stack-done" in card and "stack-failed" not in card
+
+
+def test_pages_add_up_done_and_running_volumes_and_say_what_they_cover(cluster, results_client, store):
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    add_campaign(cluster, "paged", volume_ids=["D1", "R1", "P1"], pipeline=pipeline, completed="0", active=1)
+    cluster.put(campaign_pod("paged", 1))
+    store.put(f"{NS}/{pipeline}/D1/progress.json", json.dumps({"stage": "done", "pages_total": 40, "pages_done": 40}))
+    running = {"stage": "stream", "pages_total": 10, "pages_done": 4, "pages_failed": 1}
+    store.put(f"{NS}/{pipeline}/R1/progress.json", json.dumps(running))
+    card = card_html(page_text(results_client.get("/")), "paged")
+    assert re.search(r"<strong>44</strong> of 50 done", card)
+    assert "In all 2 volumes done or running." in card
+    detail = results_client.get(f"/api/v1/jobs/{NS}/paged").json()
+    assert (detail["pagesDone"], detail["pagesTotal"], detail["pagesFailed"]) == (44, 50, 1)
+    assert detail["pagesCounted"]["volumes"] == 2
+
+
+def test_pages_say_which_volumes_could_not_be_counted(cluster, results_client, store):
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    add_campaign(cluster, "half-read", volume_ids=["D1", "D2"], pipeline=pipeline, completed="0-1")
+    store.put(f"{NS}/{pipeline}/D1/progress.json", json.dumps({"stage": "done", "pages_total": 7, "pages_done": 7}))
+    card = card_html(page_text(results_client.get("/")), "half-read")
+    assert "Counted in 1 of 2 volumes done; 1 not read yet." in card
+
+
+def test_a_repeated_failure_sentence_points_to_the_first_row(cluster, results_client):
+    add_campaign(cluster, "same-cause", volume_ids=["C1", "C2", "C3"], failed="0-2")
+    message = json.dumps({"stage": "setup", "permanent": True, "error": "manifest fetch failed: HTTP 404"})
+    for index in range(3):
+        cluster.put(failed_pod("same-cause", index, message))
+    card = card_html(page_text(results_client.get("/")), "same-cause")
+    rows = re.findall(r'<li class="problem[^"]*">(.*?)</li>', card, re.S)
+    assert len(rows) == 3
+    assert "IIIF manifest could not be read" in rows[0]
+    for row in rows[1:]:
+        assert 'Same cause as <span class="mono">C1</span> above.' in row
+        assert "log-link" in row  # each row keeps its own run log
+
+
+def test_the_campaign_page_does_not_link_to_itself(cluster, results_client):
+    add_campaign(cluster, "self-link", volume_ids=["C1", "C2"], completed="0", active=1)
+    listed = card_html(page_text(results_client.get("/")), "self-link")
+    assert "All 2 volumes" in listed
+    detail = page_text(results_client.get(f"/campaigns/{NS}/self-link"))
+    assert "All 2 volumes" not in detail
+
+
+def test_backticked_names_show_as_code_and_everything_else_stays_escaped():
+    from campaigns.templatetags.campaign_text import with_code
+
+    assert with_code("remove `suspend: true` and apply") == "remove <code>suspend: true</code> and apply"
+    assert with_code("`<b>` and <i>") == "<code>&lt;b&gt;</code> and &lt;i&gt;"
+    assert with_code("an odd ` backtick") == "an odd ` backtick"
+    assert with_code(None) == ""
