@@ -13,12 +13,17 @@
     return view.scrollHeight - view.scrollTop - view.clientHeight < 40;
   }
 
+  // Where an element is, in pixels below the top of the visible part of the log.
+  function fromViewTop(el) {
+    return el.getBoundingClientRect().top - view.getBoundingClientRect().top;
+  }
+
   function scrollToLine(target) {
     var line = target && target.closest(".log-line");
     if (!line) return;
     var run = line.closest("details");
     if (run && !run.open) run.open = true;
-    view.scrollTop += line.getBoundingClientRect().top - view.getBoundingClientRect().top - view.clientHeight / 3;
+    view.scrollTop += fromViewTop(line) - view.clientHeight / 3;
     document.querySelectorAll(".log-line.is-target").forEach(function (el) { el.classList.remove("is-target"); });
     line.classList.add("is-target");
   }
@@ -50,7 +55,7 @@
       var previousError = group && group.previousElementSibling;
       scrollToLine(focus);
       if (previousError && previousError.classList.contains("group-error")) {
-        view.scrollTop = Math.min(view.scrollTop, previousError.offsetTop - view.offsetTop - 20);
+        view.scrollTop = Math.min(view.scrollTop, view.scrollTop + fromViewTop(previousError) - 20);
       }
       return;
     }
@@ -64,14 +69,14 @@
   function jumpError(step) {
     var list = errors();
     if (!list.length) return;
-    var middle = view.scrollTop + view.offsetTop + view.clientHeight / 3;
+    var middle = view.clientHeight / 3;
     var index;
     if (step > 0) {
-      index = list.findIndex(function (el) { return el.offsetTop > middle + 2; });
+      index = list.findIndex(function (el) { return fromViewTop(el) > middle + 2; });
       if (index < 0) index = 0;
     } else {
       index = -1;
-      list.forEach(function (el, i) { if (el.offsetTop < middle - 2) index = i; });
+      list.forEach(function (el, i) { if (fromViewTop(el) < middle - 2) index = i; });
       if (index < 0) index = list.length - 1;
     }
     var line = list[index];

@@ -119,8 +119,12 @@ def test_http_runs_open_in_place_links_into_them_open_them_and_errors_are_one_cl
     run = page.locator("details.group-http")
     expect(run.locator("summary")).to_have_text("12 HTTP requests · lines 2–13")
     assert not page.locator("#L5").is_visible()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#log-view").evaluate("el => el.scrollTop = 0")
+    page.screenshot(path=str(SCREENSHOTS / "log-http-run-closed.png"))
     run.locator("summary").click()
     expect(page.locator("#L5")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "log-http-run-open.png"))
     y = {n: page.locator(f"#L{n}").bounding_box()["y"] for n in (1, 2, 13, 14)}
     assert y[1] < y[2] < y[13] < y[14], "the requests open where they were written"
     page.click("#prev-error")
