@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 # ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-byte ESC codes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_NEEDS_CLEANING = re.compile(r"[\x1b\r\x9b]")  # what ``clean`` removes from between letters
 _TIME = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
 _LEVEL = r"DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL"
 _LOGGING_LINE = re.compile(
@@ -236,13 +237,20 @@ def search(data: bytes, query: str, limit: int = SEARCH_LIMIT) -> SearchResult:
     if not needle:
         return SearchResult(query, 0, [], False)
     pattern = re.compile(re.escape(needle), re.IGNORECASE)
-    for line in split_lines(data, 0, 1):
-        hits = list(pattern.finditer(line.text))
+    offset = 0
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        line_offset, offset = offset, offset + len(raw) + 1
+        text = raw.decode("utf-8", "replace")
+        if not pattern.search(text) and not _NEEDS_CLEANING.search(text):
+            continue  # most lines: no match before cleaning, and cleaning could not make one
+        text = clean(text)
+        hits = list(pattern.finditer(text))
         if not hits:
             continue
         count += len(hits)
         if len(found) < limit:
-            found.append((line, highlight(line.text, hits)))
+            time, level, message, kind = classify(text)
+            found.append((LogLine(line_offset, number, text, time, level, message, kind), highlight(text, hits)))
     return SearchResult(query, count, found, len(found) >= limit)
 
 

@@ -138,3 +138,26 @@ def test_any_bytes_make_clean_lines_and_never_raise(data, offset):
         assert not any(ord(c) < 32 and c != "\t" for c in line.text)
         assert "\x1b" not in line.text and "\x7f" not in line.text
     assert [line.number for line in lines] == list(range(1, len(lines) + 1))
+
+
+def test_search_matches_words_that_colour_codes_split():
+    result = runlog.search(b"one\n2026-12-02 10:00:00 ERROR pa\x1b[31mge 0007\x1b[0m failed\nthree\n", "page 0007")
+    assert result.count == 1 and result.lines[0][0].number == 2 and result.lines[0][0].level == "ERROR"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab \x1b[31m\r\x00é", max_size=30), max_size=20),
+    st.text(alphabet="ab é", min_size=1, max_size=3),
+)
+def test_search_finds_what_the_displayed_lines_contain(texts, needle):
+    data = "\n".join(texts).encode()
+    result = runlog.search(data, needle)
+    shown = runlog.split_lines(data, 0, 1)
+    wanted = needle.strip().lower()
+    if not wanted:
+        assert result.count == 0
+        return
+    expected = [line for line in shown if wanted in line.text.lower()]
+    assert [line.number for line, _ in result.lines] == [line.number for line in expected]
+    assert [line.offset for line, _ in result.lines] == [line.offset for line in expected]
