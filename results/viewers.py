@@ -239,10 +239,9 @@ def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
         note = f"The log has {len(every)} lines, so line {line_number} does not exist; showing its end."
     if first + DEEP_LINK_MAX_LINES < len(every) or not blob.complete:
         note = "Only part of the log after this line is shown; open the end of the log to follow it."
+    after = first + len(shown)
     start = shown[0].offset if shown else 0
-    end = (shown[-1].offset + len(shown[-1].text.encode()) + 1) if shown else 0
-    if shown and shown[-1] is every[-1]:
-        end = len(data)
+    end = every[after].offset if after < len(every) else len(data)
     return LogWindow(shown, start, end, blob.size, blob.last_modified, note)
 
 
@@ -292,6 +291,7 @@ def log_view(request, target: Target):
     line = _positive_int(request.GET.get("line"))
     at = None if line else _positive_int(request.GET.get("at"))
     before = None if (line or at) else _positive_int(request.GET.get("before"))
+    place = line or at or before  # a part of the log was asked for rather than its end
     summary = _manifest_summary(request, reader, target.base, manifest_address) if manifest_address else None
     base_context = _log_context(target, manifest_address, summary, query)
     try:
@@ -306,7 +306,7 @@ def log_view(request, target: Target):
         else:
             window = _read_tail(reader, key)
     except StoreError as error:
-        if error.outcome is Outcome.UNSATISFIABLE and (at or before):
+        if error.outcome is Outcome.UNSATISFIABLE and place:
             return HttpResponseRedirect(base_context["line_url"])  # a place past the end: open the end
         if error.outcome is Outcome.NOT_FOUND and live:
             return _waiting_page(request, base_context)
@@ -315,7 +315,7 @@ def log_view(request, target: Target):
         return _problem_page(request, "Run log", sentence, status=error.status, address=address, follow_url=follow)
     state = _log_state(window, live)
     # A tail read always reaches the end of the log (less a line still being written), so it can follow.
-    following = live and not state["ended"] and not (line or at or before)
+    following = live and not state["ended"] and not place
     context = {
         **base_context,
         **_lines_context(window.lines),
@@ -326,8 +326,8 @@ def log_view(request, target: Target):
         "poll_seconds": POLL_SECONDS,
         "earlier_url": _earlier_url(address, window) if window.start > 0 else "",
         "earlier_page_url": _earlier_page_url(address, window),
-        "focus": "" if (line or at or before) else _focus_anchor(window.lines, state["ended"]),
-        "deep_line": line or at or before,
+        "focus": "" if place else _focus_anchor(window.lines, state["ended"]),
+        "deep_line": place,
     }
     return render(request, "viewers/log.html", context)
 

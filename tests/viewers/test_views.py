@@ -364,3 +364,17 @@ def test_a_small_logs_tail_is_counted_from_the_start(results_client, store, volu
     first_shown = min(int(n) for n in re.findall(r'id="L(\d+)"', page))
     assert numbers and numbers[-1] == first_shown - 1 and numbers == list(range(numbers[0], first_shown))
     assert f"line {numbers[0]}\n" in text and f">line {numbers[0]}<" in fragment
+
+
+@pytest.mark.parametrize(
+    "path, param",
+    [("/log", "log"), ("/log/more", "log"), ("/log/earlier", "log"), ("/alto", "src"), ("/alto/text", "src")],
+)
+def test_every_viewer_address_is_refused_outside_the_base(results_client, volume, path, param):
+    response = results_client.get(path, {param: "http://testserver/results/../secret/x.txt", "before": 10})
+    assert response.status_code == 400 and "resultsUrl" in response.content.decode()
+
+
+def test_a_byte_position_past_the_end_opens_the_end(results_client, volume):
+    response = results_client.get("/log", {"log": volume["log"], "at": 10**8})
+    assert response.status_code == 302 and "at=" not in response["Location"] and "V1.txt" in response["Location"]
