@@ -94,28 +94,3 @@ def results_base():
 def url_for_key(key):
     """The browser-facing URL of a results key."""
     return f"{results_base()}/{quote_key(key)}"
-
-
-def key_for_url(url):
-    """The key behind a results URL, or None when the URL is not under the results base.
-
-    Accepts absolute URLs under ``HTRFLOW_RESULTS_URL`` and site-relative ``/results/...``
-    paths. Query strings and fragments are not part of a key, so URLs carrying them are refused.
-    """
-    if not isinstance(url, str) or "?" in url or "#" in url:
-        return None
-    for base in _bases():
-        prefix = base + "/"
-        if url.startswith(prefix):
-            try:
-                return key_from_raw_path(url[len(prefix) :])
-            except KeyRefused:
-                return None
-    return None
-
-
-def _bases():
-    bases = ["/results"]
-    if settings.HTRFLOW_RESULTS_URL:
-        bases.insert(0, settings.HTRFLOW_RESULTS_URL)
-    return bases
