@@ -228,21 +228,25 @@ def _read_at(reader, key: str, offset: int) -> LogWindow:
 
 
 def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
-    """The lines around line ``line_number``: the log is read from its start to count to it."""
+    """The lines around line ``line_number``: the log is read from its start to count to it, and only
+    the lines shown are cleaned and classified."""
     blob = reader.get(key, max_bytes=WHOLE_LOG_LIMIT)
     data = runlog.complete_lines(blob.body)
-    every = runlog.split_lines(data, 0, 1)
-    first = max(0, min(line_number, len(every)) - 1 - DEEP_LINK_CONTEXT)
-    shown = every[first : first + DEEP_LINK_MAX_LINES]
+    starts = [0, *(newline.end() for newline in re.finditer(b"\n", data))]
+    if starts[-1] == len(data):
+        starts.pop()  # the log ends with a newline: no line starts after it
+    total = len(starts) if data else 0
+    first = max(0, min(line_number, total) - 1 - DEEP_LINK_CONTEXT)
+    after = min(total, first + DEEP_LINK_MAX_LINES)
     note = ""
-    if line_number > len(every):
-        note = f"The log has {len(every)} lines, so line {line_number} does not exist; showing its end."
-    if first + DEEP_LINK_MAX_LINES < len(every) or not blob.complete:
+    if line_number > total:
+        note = f"The log has {total} lines, so line {line_number} does not exist; showing its end."
+    if after < total or not blob.complete:
         note = "Only part of the log after this line is shown; open the end of the log to follow it."
-    after = first + len(shown)
-    start = shown[0].offset if shown else 0
-    end = every[after].offset if after < len(every) else len(data)
-    return LogWindow(shown, start, end, blob.size, blob.last_modified, note)
+    start = starts[first] if total else 0
+    end = starts[after] if after < total else len(data)
+    lines = runlog.split_lines(data[start:end], start, first + 1)
+    return LogWindow(lines, start, end, blob.size, blob.last_modified, note)
 
 
 # --- run log: the page ---------------------------------------------------------------------------

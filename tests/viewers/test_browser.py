@@ -73,7 +73,8 @@ def http_line(n: int) -> str:
     return f'2026-12-02 10:00:{n:02d},000 INFO httpx: HTTP Request: GET https://img/{n}.jpg "HTTP/1.1 200 OK"\n'
 
 
-def test_live_mode_waits_for_the_log_then_appends_lines_and_stops_at_the_end(page, site, store):
+def test_live_mode_waits_for_the_log_then_appends_lines_and_stops_at_the_end(page, site, store, monkeypatch):
+    monkeypatch.setattr(viewers, "POLL_SECONDS", 1)  # the live server runs in this process
     key = site["base"] + ".txt"
     store.delete(key)
     page.goto(log_page(site, live="1"))
@@ -100,7 +101,7 @@ def test_live_mode_waits_for_the_log_then_appends_lines_and_stops_at_the_end(pag
     expect(page.locator("#log-status")).to_have_text("finished", timeout=10_000)
     assert page.locator("#log-live[hx-get]").count() == 0
     store.append(key, "2026-12-02 10:00:20,000 INFO after the end\n")
-    page.wait_for_timeout(4000)  # one poll interval and more: nothing may arrive once stopped
+    page.wait_for_timeout(2500)  # two poll intervals and more: nothing may arrive once stopped
     assert page.locator("#L8").count() == 0
 
 

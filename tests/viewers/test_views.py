@@ -378,3 +378,10 @@ def test_every_viewer_address_is_refused_outside_the_base(results_client, volume
 def test_a_byte_position_past_the_end_opens_the_end(results_client, volume):
     response = results_client.get("/log", {"log": volume["log"], "at": 10**8})
     assert response.status_code == 302 and "at=" not in response["Location"] and "V1.txt" in response["Location"]
+
+
+def test_a_deep_link_past_the_last_line_says_so_and_shows_the_end(results_client, volume):
+    total = volume["text"].count("\n")
+    page = results_client.get("/log", {"log": volume["log"], "line": total + 50}).content.decode()
+    assert f"The log has {total} lines, so line {total + 50} does not exist" in page
+    assert f'id="L{total}"' in page and f'id="L{total + 1}"' not in page
