@@ -3,7 +3,7 @@
 Run as ``python -m devstack.demo [--port 8000]`` (or set ``HTRFLOW_DEMO_PORT``). It starts the
 Kubernetes API double, the S3 store double and the IIIF image server, loads the demo scene,
 starts the simulator that moves it forward, writes a kubeconfig and a session key under
-``.devstack/`` and runs the web app (Django's ``runserver``) on http://127.0.0.1:<port>.
+``.devstack/<port>/`` and runs the web app (Django's ``runserver``) on http://127.0.0.1:<port>.
 Ctrl-C or SIGTERM stops everything it started.
 """
 
@@ -154,8 +154,10 @@ class Demo:
         self.scene = build_scene(datetime.now(UTC), self.images.base, results_url)
         load_scene(self.scene, self.kube, self.store, self.images)
         self.simulator = Simulator(self.scene, self.kube, self.store, self.images).start()
-        kubeconfig = self.kube.write_kubeconfig(STATE_DIR / "kubeconfig")
-        session_key = write_session_key(STATE_DIR / "session.key")
+        # One folder per port, so two demos side by side never rewrite each other's files.
+        state = STATE_DIR / str(self.port)
+        kubeconfig = self.kube.write_kubeconfig(state / "kubeconfig")
+        session_key = write_session_key(state / "session.key")
         print(f"Starting the web app on http://{HOST}:{self.port}/ ...", flush=True)
         self.web = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", "--noreload", f"{HOST}:{self.port}"],
