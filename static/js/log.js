@@ -89,6 +89,8 @@
     var count = document.getElementById("log-error-count");
     var n = errors().length;
     if (count) count.textContent = n + " error line" + (n === 1 ? "" : "s") + " shown";
+    document.getElementById("next-error").disabled = n === 0;
+    document.getElementById("prev-error").disabled = n === 0;
   }
 
   // --- HTTP request runs: one "N HTTP requests" row each, opened in place ----------------------
@@ -238,5 +240,6 @@
   document.body.addEventListener("htmx:sendError", pollFailed);
   document.body.addEventListener("htmx:responseError", pollFailed);
 
+  updateErrorCount();
   openAtTheRightPlace();
 })();
