@@ -129,12 +129,30 @@ def derive_keys(username, password):
 
 
 def attempt(request, username, password):
-    """Prove the account (rate limits first). The Origin and shape were checked by the caller."""
+    """Prove the account (rate limits first). The Origin and shape were checked by the caller.
+
+    The attempt is reserved against the failed-login limits before the store is asked, so
+    parallel attempts cannot get past a limit together (see ``results.ratelimit``).
+    """
     address = site.client_address(request)
-    refusal = ratelimit.check(address, username)
+    refusal, reservation = ratelimit.reserve(address, username)
     if refusal:
         logger.info("Login refused by the %s rate limit.", refusal.scope)
         return refused("rate_limited", refusal.sentence, refusal.retry_after)
+    try:
+        answer = _prove(username, password)
+    except BaseException:
+        ratelimit.release(reservation)
+        raise
+    if answer.ok:
+        ratelimit.succeeded(reservation)
+    elif answer.reason != "wrong":
+        ratelimit.release(reservation)
+    return answer
+
+
+def _prove(username, password):
+    """Ask the store once; a LoginAnswer. A wrong account keeps its rate-limit reservation."""
     try:
         session.load_key()
     except session.SessionKeyError as error:
@@ -146,13 +164,11 @@ def attempt(request, username, password):
     except StoreError as error:
         reason = _REASON_OF_OUTCOME.get(error.outcome, "no_reason")
         if reason == "wrong":
-            ratelimit.record_failure(address, username)
             logger.info("Login refused: the store does not know this account.")
             return refused("wrong")
         logger.warning("Login could not be checked: %s", error.outcome.value)
         sentence = error.sentence if reason == "unreachable" and "TLS" in error.sentence else None
         return refused(reason, sentence)
-    ratelimit.record_success(username)
     logger.info("Login accepted.")
     return LoginAnswer(user=username, access_key=access_key, secret_key=secret_key)
 

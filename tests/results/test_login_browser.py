@@ -49,7 +49,7 @@ def test_too_many_attempts_say_how_long_to_wait(page, live_server, store, settin
         try_login(page, live_server.url, "someone", "wrong")
         expect_sentence(page, "Wrong user name or password.")
     try_login(page, live_server.url, "someone", "wrong")
-    expect_sentence(page, "Too many failed logins for this user name; wait 5 minutes")
+    expect_sentence(page, "Too many failed logins for this user name from your address; wait 5 minutes")
 
 
 def test_an_unreachable_store_says_so(page, live_server, store, settings, closed_port_endpoint):

@@ -87,7 +87,7 @@ def test_rate_limits_show_which_limit_and_how_long(client, store, settings):
     response = post_form(client, "someone", "wrong")
     assert response.status_code == 429
     assert response["Retry-After"] in {"299", "300"}
-    assert "Too many failed logins for this user name; wait 5 minutes" in response.content.decode()
+    assert "Too many failed logins for this user name from your address; wait 5 minutes" in response.content.decode()
 
 
 def test_a_stopped_store_is_worded_on_the_page(client, store, settings, closed_port_endpoint):

@@ -99,19 +99,31 @@ def test_a_failure_counter_blocks_at_its_limit_until_the_window_ends():
 def test_user_limit_sentences_name_the_limit_and_the_wait(settings):
     settings.HTRFLOW_LOGIN_USER_LIMIT = (2, 120)
     settings.HTRFLOW_LOGIN_ADDRESS_LIMIT = (100, 600)
-    ratelimit.record_failure("203.0.113.1", "Alice")
-    ratelimit.record_failure("203.0.113.2", "alice ")
-    refusal = ratelimit.check("203.0.113.3", "ALICE")
+    assert ratelimit.reserve("203.0.113.1", "Alice")[0] is None
+    assert ratelimit.reserve("203.0.113.1", "alice ")[0] is None
+    refusal, reservation = ratelimit.reserve("203.0.113.1", "ALICE")
+    assert reservation is None
     assert refusal.scope == "user"
-    assert "this user name" in refusal.sentence and "2 minutes" in refusal.sentence
-    ratelimit.record_success("alice")
-    assert ratelimit.check("203.0.113.3", "alice") is None
+    assert "this user name from your address" in refusal.sentence and "2 minutes" in refusal.sentence
+    assert ratelimit.reserve("203.0.113.3", "alice")[0] is None
+
+
+def test_a_success_forgets_the_names_failures_and_a_release_gives_the_attempt_back(settings):
+    settings.HTRFLOW_LOGIN_USER_LIMIT = (2, 120)
+    ratelimit.reserve("203.0.113.1", "alice")
+    _refusal, reservation = ratelimit.reserve("203.0.113.1", "alice")
+    ratelimit.succeeded(reservation)
+    _refusal, reservation = ratelimit.reserve("203.0.113.1", "alice")
+    ratelimit.release(reservation)
+    assert ratelimit.reserve("203.0.113.1", "alice")[0] is None
+    assert ratelimit.reserve("203.0.113.1", "alice")[0] is None
+    assert ratelimit.reserve("203.0.113.1", "alice")[0].scope == "user"
 
 
 def test_address_limit_sentences_name_the_address(settings):
     settings.HTRFLOW_LOGIN_ADDRESS_LIMIT = (2, 30)
-    ratelimit.record_failure("203.0.113.1", "a")
-    ratelimit.record_failure("203.0.113.1", "b")
-    refusal = ratelimit.check("203.0.113.1", "c")
+    ratelimit.reserve("203.0.113.1", "a")
+    ratelimit.reserve("203.0.113.1", "b")
+    refusal, _reservation = ratelimit.reserve("203.0.113.1", "c")
     assert refusal.scope == "address"
     assert refusal.sentence == "Too many failed logins from your address; wait 30 seconds before trying again."
