@@ -8,6 +8,7 @@ import base64
 import hashlib
 import json
 import logging
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -109,14 +110,31 @@ def declared_length(request):
 
 
 def check_shape(username, password):
-    """(username, password) when both are strings of allowed length, else a refused LoginAnswer."""
+    """(username, password) when both are plain text of allowed length, else a refused LoginAnswer."""
     if not isinstance(username, str) or not isinstance(password, str):
         return refused("malformed")
     if not (1 <= len(username) <= MAX_USERNAME and 1 <= len(password) <= MAX_PASSWORD):
         return refused("malformed")
-    if "\x00" in username or "\x00" in password:
+    if not (_is_plain_text(username) and _is_plain_text(password)):
         return refused("malformed")
     return username, password
+
+
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _is_plain_text(text):
+    """True when ``text`` encodes as UTF-8 (no lone surrogates) and holds no control characters.
+
+    Checked before the rate limits and the store: a lone surrogate cannot be encoded for
+    signing or hashing at all, and a line break or other control character in a user name
+    or password is never what a person meant (the store would only answer it with a puzzle).
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return _CONTROL_CHARACTERS.search(text) is None
 
 
 def derive_keys(username, password):

@@ -254,3 +254,33 @@ def test_credentials_never_reach_logs_or_answers(client, store, caplog, settings
         assert secret not in text
     cookie = seen[0].cookies["htrflow_session"].value
     assert account.password not in cookie
+
+
+@pytest.mark.parametrize("derivation", ["none", "hcp"])
+@pytest.mark.parametrize(
+    ("username", "password"),
+    [
+        ("zz", "x\udfff"),
+        ("z\ud800z", "pw"),
+        ("line\nbreak", "pw"),
+        ("tab\tname", "pw"),
+        ("zz", "bell\x07"),
+        ("zz", "del\x7f"),
+        ("zz", "c1\x85"),
+    ],
+)
+def test_text_that_is_not_utf8_or_holds_control_characters_is_422(
+    client, store, store_calls, settings, derivation, username, password
+):
+    settings.HTRFLOW_KEY_DERIVATION = derivation
+    # json.dumps writes a lone surrogate as a \\udfff escape, which is valid JSON text.
+    response = post_login(client, username, password)
+    assert response.status_code == 422
+    assert "user name of 1 to 256 characters" in response.json()["error"]
+    assert store_calls == []
+
+
+def test_the_form_refuses_control_characters_too(client, store, store_calls):
+    response = client.post("/login", {"username": "a\rb", "password": "p"}, HTTP_ORIGIN=TEST_SERVER_ORIGIN)
+    assert response.status_code == 422
+    assert store_calls == []
