@@ -184,8 +184,9 @@ def job_detail(request, namespace, name):
     active = [v for v in page if v.state == "active"]
     done = [v for v in page if v.state == "done"]
     # Running volumes first in line for the per-request cap; done ones are cached for an hour once read.
-    keys = [v.progress_key for v in active + done]
-    report = progress.read_progress(request, keys, now) if keys else progress.ProgressReport()
+    report = progress.read_progress(
+        request, [v.progress_key for v in active], now, extra_keys=[v.progress_key for v in done]
+    )
     volumes = [volume_json(v, report.get(v.progress_key)) for v in page]
     read = [r.progress for r in report.by_key.values() if r.progress is not None]
     tally = views.page_tally(active + done, report)

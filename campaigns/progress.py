@@ -26,6 +26,7 @@ from campaigns.models import Progress, progress_from_json
 log = logging.getLogger(__name__)
 
 READS_PER_REQUEST = 24
+EXTRA_READS_PER_REQUEST = 6
 PROGRESS_MAX_BYTES = 64 * 1024
 RUNNING_SECONDS = 3
 FINAL_SECONDS = 3600
@@ -139,9 +140,23 @@ def _remember(person: str, key: str, outcome: str, data) -> None:
     cache.set(_cache_key(person, key), (outcome, data), seconds)
 
 
-def read_progress(request, keys: list[str], now: datetime, limit: int = READS_PER_REQUEST) -> ProgressReport:
-    """Progress for each key (in order of importance); keys past `limit` are marked NOT_ASKED."""
+def read_progress(
+    request,
+    keys: list[str],
+    now: datetime,
+    limit: int = READS_PER_REQUEST,
+    extra_keys: list[str] = (),
+    extra_limit: int = EXTRA_READS_PER_REQUEST,
+) -> ProgressReport:
+    """Progress for each key (in order of importance); keys past `limit` are marked NOT_ASKED.
+
+    `extra_keys` (e.g. done volumes, to add up their pages) come after `keys` and cost at most
+    `extra_limit` of the same `limit`; answered from the cache they cost nothing.
+    """
     report = ProgressReport()
+    main = set(keys)
+    extra = {key for key in extra_keys if key not in main}
+    keys = [*keys, *(key for key in extra_keys if key in extra)]
     if not keys:
         return report
     reader = _reader(request)
@@ -154,11 +169,13 @@ def read_progress(request, keys: list[str], now: datetime, limit: int = READS_PE
     cached = cache.get_many(list(cache_keys.values()))
     answers: dict[str, tuple[str, object]] = {}
     to_read = []
+    extra_reads = 0
     for key in wanted:
         if cache_keys[key] in cached:
             answers[key] = cached[cache_keys[key]]
-        elif len(to_read) < limit:
+        elif len(to_read) < limit and (key not in extra or extra_reads < extra_limit):
             to_read.append(key)
+            extra_reads += key in extra
     report.reads = len(to_read)
     answers.update(_read_in_parallel(reader, person, to_read))
     for key in wanted:

@@ -386,17 +386,16 @@ class _CardReads:
 
 
 def read_cards_progress(request, plans: list[_CardReads], now, extra_keys: list[str] = ()) -> progress.ProgressReport:
-    """One bounded, parallel read for a whole request: running volumes first, then done ones.
+    """One bounded, parallel read for a whole request: running volumes first, then a few done ones.
 
-    Done volumes' progress is final and cached for an hour, so adding up their pages costs reads
-    only the first time; the per-request cap keeps running volumes first in line.
+    Done volumes' progress is final and cached for an hour, so adding up their pages costs a few
+    reads per request until all are cached; running volumes always come first under the cap.
     """
-    keys = [*extra_keys]
-    keys += [v.progress_key for plan in plans for v in plan.active]
-    keys += [v.progress_key for plan in plans for v in plan.done]
-    if not keys:
+    keys = [*extra_keys, *(v.progress_key for plan in plans for v in plan.active)]
+    done_keys = [v.progress_key for plan in plans for v in plan.done]
+    if not keys and not done_keys:
         return progress.ProgressReport()
-    return progress.read_progress(request, keys, now)
+    return progress.read_progress(request, keys, now, extra_keys=done_keys)
 
 
 def build_card(

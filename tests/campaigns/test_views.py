@@ -399,6 +399,21 @@ def test_progress_reads_are_capped_per_request(fake_reader):
     assert report.get(keys[-1]).outcome == progress_module.NOT_ASKED
 
 
+def test_done_volumes_cost_a_few_reads_after_the_running_ones_and_nothing_once_cached(fake_reader):
+    from django.utils import timezone
+
+    done = {f"htr-batch/p/D{i}/progress.json": {"stage": "done", "pages_total": 5, "pages_done": 5} for i in range(20)}
+    reader = fake_reader(done)
+    running = ["htr-batch/p/R1/progress.json"]
+    first = progress_module.read_progress(PersonRequest(), running, timezone.now(), extra_keys=list(done))
+    assert reader.asked[0] == running[0]
+    assert len(reader.asked) == 1 + progress_module.EXTRA_READS_PER_REQUEST
+    assert sum(1 for key in done if first.get(key).progress is not None) == progress_module.EXTRA_READS_PER_REQUEST
+    for _ in range(3):
+        progress_module.read_progress(PersonRequest(), [], timezone.now(), extra_keys=list(done))
+    assert len(set(reader.asked)) == 1 + len(done)  # each done volume read once, then from the cache
+
+
 def test_progress_is_cached_per_person_and_key(fake_reader):
     from django.utils import timezone
 
