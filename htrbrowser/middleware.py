@@ -1,4 +1,6 @@
-"""Headers every page carries, on top of Django's SecurityMiddleware."""
+"""Site-wide middleware: the address behind trusted proxies, and headers every page carries."""
+
+from results.site import adopt_forwarded
 
 # Pages load only our own scripts, styles and images; the ALTO viewer also shows
 # page images from the archive's image server, hence img-src allows https: and http:.
@@ -18,3 +20,19 @@ class SecurityHeadersMiddleware:
         response.headers.setdefault("Content-Security-Policy", PAGE_CSP)
         response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         return response
+
+
+class ForwardedHeadersMiddleware:
+    """First in the chain: scheme and host come from the trusted proxies' entries (``results.site``).
+
+    Django's own ``SECURE_PROXY_SSL_HEADER`` / ``USE_X_FORWARDED_HOST`` are not used: they read
+    the left-most X-Forwarded-Proto entry (which the client controls when a proxy appends) and the
+    whole X-Forwarded-Host header, so the site's address would be decided two different ways.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        adopt_forwarded(request)
+        return self.get_response(request)

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "htrbrowser.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -92,11 +93,10 @@ STORAGES = {
 # --- Security --------------------------------------------------------------
 # Behind https (the default outside the demo) cookies are Secure and HSTS is on.
 HTTPS = env_bool("HTRFLOW_HTTPS", not DEBUG)
-# How many front proxies (ingress, load balancer) may set X-Forwarded-* headers.
+# How many front proxies (ingress, load balancer) may set X-Forwarded-* headers. Only
+# htrbrowser.middleware.ForwardedHeadersMiddleware reads them (the entries those proxies
+# appended); Django's SECURE_PROXY_SSL_HEADER and USE_X_FORWARDED_HOST stay off on purpose.
 TRUSTED_HOPS = env_int("HTRFLOW_TRUSTED_HOPS", 0, minimum=0, maximum=10)
-if TRUSTED_HOPS:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    USE_X_FORWARDED_HOST = True
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_HTTPONLY = True

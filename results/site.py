@@ -28,12 +28,36 @@ def _forwarded_entry(request, header):
     return entry or None
 
 
+def adopt_forwarded(request):
+    """Make the request's scheme and host the ones the outermost trusted proxy reported.
+
+    The one place that reads X-Forwarded-Proto and X-Forwarded-Host: it rewrites
+    ``wsgi.url_scheme`` and ``HTTP_HOST`` in ``request.META`` (the WSGI environ), so
+    Django (``is_secure``, ``get_host``, CSRF, redirects, cookie names) and the Origin
+    check all see the same address. ``htrbrowser.middleware.ForwardedHeadersMiddleware``
+    calls it first thing; calling it again does nothing. With no trusted hops it changes
+    nothing at all.
+    """
+    meta = request.META
+    if meta.get(_ADOPTED):
+        return
+    meta[_ADOPTED] = True
+    scheme = (_forwarded_entry(request, "HTTP_X_FORWARDED_PROTO") or "").lower()
+    if scheme in _DEFAULT_PORTS:
+        meta["wsgi.url_scheme"] = scheme
+    host = _forwarded_entry(request, "HTTP_X_FORWARDED_HOST")
+    if host:
+        meta["HTTP_HOST"] = host
+
+
+_ADOPTED = "htrflow.forwarded_adopted"
+
+
 def site_origin(request):
     """The site's own origin, e.g. ``https://htr.example.org`` (no default port)."""
-    scheme = (_forwarded_entry(request, "HTTP_X_FORWARDED_PROTO") or "").lower()
-    if scheme not in ("http", "https"):
-        scheme = "https" if request.is_secure() else "http"
-    host = _forwarded_entry(request, "HTTP_X_FORWARDED_HOST") or request.META.get("HTTP_HOST") or ""
+    adopt_forwarded(request)
+    scheme = "https" if request.is_secure() else "http"
+    host = request.META.get("HTTP_HOST") or ""
     if not host:
         host = request.META.get("SERVER_NAME", "")
         port = str(request.META.get("SERVER_PORT", ""))

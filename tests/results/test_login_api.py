@@ -99,6 +99,7 @@ def test_a_foreign_or_missing_origin_is_403_without_a_cookie_or_a_store_call(cli
 def test_a_forwarded_address_is_the_sites_own_only_through_trusted_hops(client, store, settings):
     account = store.accounts["full"]
     behind_proxy = {"HTTP_X_FORWARDED_HOST": "htr.example.org", "HTTP_X_FORWARDED_PROTO": "https"}
+    settings.ALLOWED_HOSTS = ["testserver", "htr.example.org"]
     settings.TRUSTED_HOPS = 0
     assert (
         post_login(client, account.username, account.password, "https://htr.example.org", **behind_proxy).status_code

@@ -37,6 +37,7 @@ def test_a_too_long_user_name_says_what_is_allowed(page, live_server, store):
 def test_a_page_not_at_the_sites_own_address_says_what_an_operator_must_pass_on(page, live_server, store, settings):
     # Behind one trusted proxy that reports another public address than the one the browser used.
     settings.TRUSTED_HOPS = 1
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "htr.elsewhere.example"]
     page.set_extra_http_headers({"X-Forwarded-Host": "htr.elsewhere.example"})
     try_login(page, live_server.url, "u", "p")
     expect_sentence(page, "not opened at the site's own address")
