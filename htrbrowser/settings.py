@@ -36,16 +36,18 @@ INSTALLED_APPS = [
     "results",
 ]
 
+# Order matters: scheme and host are settled first; the security headers wrap everything
+# after them, so answers returned early (login redirects, 401s, CSRF refusals) carry them too.
 MIDDLEWARE = [
     "htrbrowser.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "htrbrowser.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "results.middleware.ResultsSessionMiddleware",
-    "htrbrowser.middleware.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "htrbrowser.urls"

@@ -5,6 +5,8 @@ Without a session, pages redirect to ``/login?next=<path>``, HTMX requests get a
 ``HX-Redirect`` to it (so no login page is swapped into a card), and the read API
 under ``/api/`` answers 401 JSON. The login and logout pages, the health check,
 static files and the results routes (which answer their own 401) are exempt.
+With a session, every answer that sets no caching policy of its own gets
+``Cache-Control: private, no-store``.
 """
 
 from urllib.parse import quote
@@ -36,6 +38,11 @@ class ResultsSessionMiddleware:
         if request.results_session is None and not is_exempt(request.path_info):
             return self._refuse(request)
         response = self.get_response(request)
+        if request.results_session is not None and not response.has_header("Cache-Control"):
+            # Pages shown to a logged-in person are private: not in shared caches, and not left in the
+            # browser's cache or back-forward cache after logout. Answers with a policy of their own
+            # (raw files revalidate with ETags) keep it.
+            response["Cache-Control"] = "private, no-store"
         if request.results_session_ended and not response.has_header("HX-Redirect"):
             # The store stopped accepting the account during this request: the cookie is useless now.
             session.end(response, request)

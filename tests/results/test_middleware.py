@@ -93,3 +93,53 @@ def test_the_context_processor_names_the_user_or_nothing():
 
     assert results_user(SimpleNamespace(results_session=None)) == {"results_user": ""}
     assert results_user(SimpleNamespace(results_session=SimpleNamespace(user="ann"))) == {"results_user": "ann"}
+
+
+# --- caching of private pages, and headers on early answers ----------------------------------
+
+
+def test_with_a_session_every_answer_is_kept_out_of_caches(results_client):
+    response = results_client.get("/no/such/page")
+    assert response.status_code == 404
+    assert response["Cache-Control"] == "private, no-store"
+
+
+def test_with_a_session_an_answer_that_sets_its_own_caching_keeps_it(results_client, store, store_prefix):
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from results import session
+    from results.middleware import ResultsSessionMiddleware
+
+    key = store_prefix + "cached.json"
+    store.put(key, b"{}", "application/json")
+    assert results_client.get(f"/results/{key}")["Cache-Control"] == "private, no-cache"
+
+    def own_policy(request):
+        response = HttpResponse("x")
+        response["Cache-Control"] = "max-age=60"
+        return response
+
+    request = RequestFactory().get("/somewhere")
+    request.COOKIES[session.PLAIN_COOKIE] = results_client.cookies[session.PLAIN_COOKIE].value
+    assert ResultsSessionMiddleware(own_policy)(request)["Cache-Control"] == "max-age=60"
+
+
+def test_without_a_session_public_answers_are_left_alone(client):
+    assert not client.get("/healthz").has_header("Cache-Control")
+
+
+@pytest.mark.parametrize(
+    ("path", "extra", "status"),
+    [
+        ("/", {}, 302),
+        ("/api/v1/jobs", {}, 401),
+        ("/campaigns/x/y/card", {"HTTP_HX_REQUEST": "true"}, 401),
+    ],
+)
+def test_answers_refused_for_want_of_a_session_carry_the_page_headers(client, path, extra, status):
+    response = client.get(path, **extra)
+    assert response.status_code == status
+    assert "default-src 'self'" in response["Content-Security-Policy"]
+    assert response["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert response["Cache-Control"] == "private, no-store"
