@@ -705,8 +705,9 @@ def _project_live(snapshot: Snapshot, index: _Index, name: str, jobs: list[dict]
             campaign.workload_name = _name(workload)
             campaign.cluster_queue_name = _str(_get(workload, "status", "admission", "clusterQueue"))
     campaign.part_states = [_part_state(part) for part in parts]
+    held = phase in (QUEUED, PAUSED)
     for volume in volumes:
-        volume.sentence = sentences.volume_sentence(volume, snapshot.namespace)
+        volume.sentence = sentences.volume_sentence(volume, snapshot.namespace, held=held)
     campaign.sentence = sentences.campaign_sentence(campaign)
     return campaign
 

@@ -100,8 +100,11 @@ def progress_sentence(progress: Progress | None, now: datetime | None = None) ->
 # Volumes
 
 
-def volume_sentence(volume: Volume, namespace: str = "") -> Sentence:
-    """The sentence for one volume row: its failure (retrying or final) or its plain state."""
+def volume_sentence(volume: Volume, namespace: str = "", held: bool = False) -> Sentence:
+    """The sentence for one volume row: its failure (retrying or final) or its plain state.
+
+    ``held``: the campaign itself is queued or paused, so a pending volume waits for the campaign.
+    """
     namespace = namespace or volume.namespace
     if volume.reason is not None and volume.state in ("failed", "active", "pending", "unknown"):
         final = volume.state == "failed"
@@ -124,6 +127,8 @@ def volume_sentence(volume: Volume, namespace: str = "") -> Sentence:
         )
     if volume.state == "active":
         return Sentence("Being processed now.", tone="info")
+    if volume.state == "pending" and held:
+        return Sentence("Not started: the whole campaign is held back, and its state above says why.", tone="idle")
     if volume.state == "pending":
         return Sentence("Waiting for a free slot; it starts by itself.", tone="idle")
     if volume.state == "failed":

@@ -355,3 +355,10 @@ def test_a_failed_campaign_without_failed_volumes_quotes_the_jobs_end():
 def test_a_gone_campaign_says_its_card_comes_from_records():
     campaign = Campaign(namespace="htr-batch", name="x", phase=models.SUCCEEDED, job_gone=True, counts=Counts(total=2))
     assert "kept from the campaign's records" in sentences.campaign_sentence(campaign).text
+
+
+def test_a_pending_volume_of_a_held_campaign_does_not_promise_to_start_by_itself():
+    pending = Volume(index=0, id="C1", state="pending", namespace="htr-batch", pipeline="p")
+    assert "starts by itself" in sentences.volume_sentence(pending).text
+    held = sentences.volume_sentence(pending, held=True).text
+    assert "starts by itself" not in held and "held back" in held
