@@ -3,7 +3,7 @@
 Each person's own account is used for every call; the proxy has no bucket
 credential of its own. Clients are SigV4, path-style, region us-east-1, send
 checksums only when an operation requires them (some stores refuse the newer
-ones), have connect and read timeouts and few retries, and are reused per
+ones), have connect and read timeouts, never repeat a timed-out call, and are reused per
 account from a small LRU cache. Store failures become an ``Outcome``.
 """
 
@@ -18,6 +18,7 @@ from botocore.exceptions import (
     BotoCoreError,
     ClientError,
     ConnectTimeoutError,
+    EndpointConnectionError,
     ReadTimeoutError,
     SSLError,
 )
@@ -29,8 +30,9 @@ logger = logging.getLogger(__name__)
 
 REGION = "us-east-1"
 MAX_CLIENTS = 64
-# One retry: a hung store costs at most two timeouts, a blip is ridden over.
-TOTAL_ATTEMPTS = 2
+# botocore makes one attempt only: its retries would repeat a read timeout, so a hung store
+# would cost two timeouts before a 504. A refused connection (quick) is retried once here.
+TOTAL_ATTEMPTS = 1
 
 WRONG_ACCOUNT_CODES = {"InvalidAccessKeyId", "SignatureDoesNotMatch"}
 ACCOUNT_VALID_CODES = {"NoSuchKey", "AccessDenied", "InvalidRange"}
@@ -148,6 +150,20 @@ def _is_not_modified(error):
 # --- calls ------------------------------------------------------------------------------------
 
 
+def _once_more_if_refused(call):
+    """``call()``, repeated once when the connection was refused outright.
+
+    A refused connection fails at once (a store restarting, a blip), so one more try costs
+    nothing; a timeout is never repeated, so a hung store answers 504 within one timeout.
+    """
+    try:
+        return call()
+    except ConnectTimeoutError:
+        raise
+    except EndpointConnectionError:
+        return call()
+
+
 def get_object(access_key, secret_key, key, *, range_header=None, if_none_match=None, if_modified_since=None):
     """GetObject as the account. Returns boto3's answer (``Body`` streams). Raises StoreError or NotModified."""
     params = {"Bucket": settings.S3_BUCKET, "Key": key}
@@ -158,7 +174,8 @@ def get_object(access_key, secret_key, key, *, range_header=None, if_none_match=
     elif if_modified_since is not None:
         params["IfModifiedSince"] = if_modified_since
     try:
-        return client_for(access_key, secret_key).get_object(**params)
+        client = client_for(access_key, secret_key)
+        return _once_more_if_refused(lambda: client.get_object(**params))
     except (ClientError, BotoCoreError) as error:
         if _is_not_modified(error):
             headers = error.response.get("ResponseMetadata", {}).get("HTTPHeaders", {})
@@ -169,7 +186,8 @@ def get_object(access_key, secret_key, key, *, range_header=None, if_none_match=
 def head_object(access_key, secret_key, key):
     """HeadObject as the account. Raises StoreError."""
     try:
-        return client_for(access_key, secret_key).head_object(Bucket=settings.S3_BUCKET, Key=key)
+        client = client_for(access_key, secret_key)
+        return _once_more_if_refused(lambda: client.head_object(Bucket=settings.S3_BUCKET, Key=key))
     except (ClientError, BotoCoreError) as error:
         raise outcome_of(error, head=True) from None
 
@@ -182,7 +200,10 @@ def prove_account(access_key, secret_key):
     """
     key = f"{settings.HTRFLOW_RESULTS_NAMESPACE}/"
     try:
-        answer = client_for(access_key, secret_key).get_object(Bucket=settings.S3_BUCKET, Key=key, Range="bytes=0-0")
+        client = client_for(access_key, secret_key)
+        answer = _once_more_if_refused(
+            lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=key, Range="bytes=0-0")
+        )
     except ClientError as error:
         code, status = _error_code(error), _http_status(error)
         if code in WRONG_ACCOUNT_CODES:

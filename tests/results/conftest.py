@@ -28,32 +28,53 @@ def closed_port_endpoint():
     return f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture
-def hung_endpoint():
-    """A store that accepts connections and never answers."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(16)
-    held = []
-    stop = threading.Event()
+class HungStore:
+    """A store that accepts connections and never answers; ``connections`` counts what reached it."""
 
-    def accept_and_hold():
-        server.settimeout(0.2)
-        while not stop.is_set():
+    def __init__(self):
+        self._server = socket.socket()
+        self._server.bind(("127.0.0.1", 0))
+        self._server.listen(16)
+        self._held = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._accept_and_hold, daemon=True)
+        self.url = f"http://127.0.0.1:{self._server.getsockname()[1]}"
+
+    @property
+    def connections(self):
+        return len(self._held)
+
+    def _accept_and_hold(self):
+        self._server.settimeout(0.05)
+        while not self._stop.is_set():
             try:
-                connection, _ = server.accept()
+                connection, _ = self._server.accept()
             except OSError:
                 continue
-            held.append(connection)
+            self._held.append(connection)
 
-    thread = threading.Thread(target=accept_and_hold, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}"
-    stop.set()
-    thread.join(2)
-    for connection in held:
-        connection.close()
-    server.close()
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(2)
+        for connection in self._held:
+            connection.close()
+        self._server.close()
+
+
+@pytest.fixture
+def hung_store():
+    with HungStore() as hung:
+        yield hung
+
+
+@pytest.fixture
+def hung_endpoint(hung_store):
+    """The address of a store that accepts connections and never answers."""
+    return hung_store.url
 
 
 class _BareRefusal(BaseHTTPRequestHandler):

@@ -188,6 +188,14 @@ def test_a_stopped_store_is_502_and_a_hung_one_504(
     assert_strict_headers(response)
 
 
+def test_a_hung_store_costs_one_timeout_not_two(results_client, progress, settings, hung_store):
+    settings.S3_ENDPOINT = hung_store.url
+    settings.HTRFLOW_S3_TIMEOUT = 0.3
+    response = results_client.get(f"/results/{progress}")
+    assert response.status_code == 504
+    assert hung_store.connections == 1
+
+
 @pytest.mark.parametrize(
     "raw_path",
     [
@@ -238,3 +246,28 @@ def test_a_large_object_streams_in_chunks(results_client, store, store_prefix):
         largest = max(largest, len(chunk))
     assert total == size
     assert largest <= 64 * 1024
+
+
+def test_a_refused_connection_is_tried_once_more_but_a_timeout_is_not():
+    from botocore.exceptions import EndpointConnectionError, ReadTimeoutError
+
+    from results import store as store_module
+
+    answers = iter([EndpointConnectionError(endpoint_url="http://s3"), "the object"])
+
+    def flaky():
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert store_module._once_more_if_refused(flaky) == "the object"
+    calls = []
+
+    def hung():
+        calls.append(1)
+        raise ReadTimeoutError(endpoint_url="http://s3")
+
+    with pytest.raises(ReadTimeoutError):
+        store_module._once_more_if_refused(hung)
+    assert len(calls) == 1

@@ -222,6 +222,13 @@ def test_a_hung_store_is_504_after_the_timeout(client, store, settings, hung_end
     assert "did not answer in time" in response.json()["error"]
 
 
+def test_a_login_against_a_hung_store_is_asked_once(client, store, settings, hung_store):
+    settings.S3_ENDPOINT = hung_store.url
+    settings.HTRFLOW_S3_TIMEOUT = 0.3
+    assert post_login(client, "u", "p").status_code == 504
+    assert hung_store.connections == 1
+
+
 def test_a_bare_403_from_the_store_is_502_no_reason(client, store, settings, bare_403_endpoint):
     settings.S3_ENDPOINT = bare_403_endpoint
     response = post_login(client, "u", "p")
