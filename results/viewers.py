@@ -270,8 +270,15 @@ def _log_state(window: LogWindow, live: bool) -> dict:
     return {"ended": ended, "label": label, "age": age}
 
 
-def _focus_anchor(lines: list[runlog.LogLine], ended: str | None) -> str:
-    """Where the page opens: the failure for a failed run, else the end."""
+def _opening_anchor(lines: list[runlog.LogLine], ended: str | None, at: int | None, place) -> str:
+    """Where the page opens: the line holding byte ``at`` when a link names one (its anchor may be a
+    number); none for another part asked for (the link's own #L anchor decides); else the failure of
+    a failed run, else the end."""
+    if at:
+        holding = [line for line in lines if line.offset <= at]
+        return holding[-1].anchor if holding else ""
+    if place:
+        return ""
     if ended == "failed":
         failures = [line for line in lines if line.kind == "failed"]
         if failures:
@@ -330,7 +337,7 @@ def log_view(request, target: Target):
         "poll_seconds": POLL_SECONDS,
         "earlier_url": _earlier_url(address, window) if window.start > 0 else "",
         "earlier_page_url": _earlier_page_url(address, window),
-        "focus": "" if place else _focus_anchor(window.lines, state["ended"]),
+        "focus": _opening_anchor(window.lines, state["ended"], at, place),
         "deep_line": place,
     }
     return render(request, "viewers/log.html", context)

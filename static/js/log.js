@@ -50,6 +50,10 @@
       }
     }
     var focus = view.dataset.focus ? document.getElementById(view.dataset.focus) : null;
+    if (focus && view.dataset.deepLine) {
+      scrollToLine(focus); // the line a byte-position link names, which the server found and numbered
+      return;
+    }
     if (focus && focus.classList.contains("kind-failed")) {
       var group = focus.closest(".log-group");
       var previousError = group && group.previousElementSibling;
