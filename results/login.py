@@ -90,7 +90,7 @@ def parse_json_body(request):
     """(username, password) from a JSON body, or a refused LoginAnswer."""
     if declared_length(request) > MAX_BODY_BYTES:
         return refused("too_large")
-    body = request.read(MAX_BODY_BYTES + 1)
+    body = read_capped_body(request, MAX_BODY_BYTES + 1)
     if len(body) > MAX_BODY_BYTES:
         return refused("too_large")
     try:
@@ -100,6 +100,26 @@ def parse_json_body(request):
     if not isinstance(data, dict) or set(data) != {"username", "password"}:
         return refused("malformed")
     return check_shape(data["username"], data["password"])
+
+
+def read_capped_body(request, limit):
+    """At most ``limit`` bytes of the request body, whether or not a Content-Length was sent.
+
+    Django reads a body without Content-Length as empty. A chunked body (Transfer-Encoding:
+    chunked) has none, and the server (gunicorn) hands it on de-chunked in ``wsgi.input``,
+    so it is read from there, never more than ``limit`` bytes.
+    """
+    if request.META.get("CONTENT_LENGTH") or "chunked" not in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+        return request.read(limit)
+    stream = request.META.get("wsgi.input")
+    parts, size = [], 0
+    while stream is not None and size < limit:
+        part = stream.read(limit - size)
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
 
 
 def declared_length(request):

@@ -1,5 +1,6 @@
 """POST /results/_login, /results/_logout and GET /results/_session against the store double."""
 
+import io
 import json
 import logging
 
@@ -119,6 +120,32 @@ def test_a_body_over_16_kib_is_413(client, store, store_calls):
     )
     assert response.status_code == 413
     assert store_calls == []
+
+
+def post_chunked(client, body):
+    """A login body sent with Transfer-Encoding: chunked and no Content-Length, as the server hands it on."""
+    return client.generic(
+        "POST",
+        "/results/_login",
+        b"",
+        CONTENT_TYPE="application/json",
+        HTTP_ORIGIN=TEST_SERVER_ORIGIN,
+        HTTP_TRANSFER_ENCODING="chunked",
+        **{"wsgi.input": io.BytesIO(body)},
+    )
+
+
+def test_a_chunked_body_over_16_kib_is_413(client, store, store_calls):
+    response = post_chunked(client, json.dumps({"username": "u", "password": "p" * (2 * 1024 * 1024)}).encode())
+    assert response.status_code == 413
+    assert store_calls == []
+
+
+def test_a_chunked_login_is_read_whole(client, store):
+    account = store.accounts["full"]
+    response = post_chunked(client, json.dumps({"username": account.username, "password": account.password}).encode())
+    assert response.status_code == 204
+    assert client.get("/results/_session").json() == {"user": account.username}
 
 
 @pytest.mark.parametrize(
