@@ -4,6 +4,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from results import login
+
 
 @require_GET
 def healthz(request):
@@ -16,3 +18,13 @@ def not_found(request, exception=None):
 
 def server_error(request):
     return render(request, "errors/500.html", status=500)
+
+
+def csrf_failure(request, reason=""):
+    """A form without a valid CSRF token (another site's, or a page left open too long): 403 in our words.
+
+    Django's ``reason`` is for developers and is not shown.
+    """
+    response = render(request, "errors/403_csrf.html", {"sentence": login.SENTENCES["form"]}, status=403)
+    response["Cache-Control"] = "no-store"
+    return response

@@ -41,6 +41,8 @@ SENTENCES = {
     ),
     "timeout": "The results store did not answer in time; try again shortly.",
     "not_configured": "The results service cannot hold sessions yet (its session key is missing); tell an operator.",
+    # A form without a valid CSRF token: the login form here, any other form through CSRF_FAILURE_VIEW.
+    "form": "This form came from another site or an old page; reload the page and try again.",
 }
 
 _REASON_OF_OUTCOME = {

@@ -19,6 +19,20 @@ def clean_results_state():
 
 
 @pytest.fixture
+def store_calls(monkeypatch):
+    """Counts every S3 client the proxy asks for, i.e. every intention to call the store."""
+    calls = []
+    real = store.client_for
+
+    def counting(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "client_for", counting)
+    return calls
+
+
+@pytest.fixture
 def closed_port_endpoint():
     """An address on this machine where nothing listens (a stopped store)."""
     probe = socket.socket()

@@ -6,7 +6,6 @@ import logging
 
 import pytest
 
-from results import store as store_module
 from tests.fixtures.session import TEST_SERVER_ORIGIN, login_as
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
@@ -21,20 +20,6 @@ def post_login(client, username, password, origin=TEST_SERVER_ORIGIN, **extra):
         **headers,
         **extra,
     )
-
-
-@pytest.fixture
-def store_calls(monkeypatch):
-    """Counts every S3 client the proxy asks for, i.e. every intention to call the store."""
-    calls = []
-    real = store_module.client_for
-
-    def counting(*args, **kwargs):
-        calls.append(args[0])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(store_module, "client_for", counting)
-    return calls
 
 
 def test_the_full_account_logs_in_with_a_strict_session_cookie(client, store, settings):

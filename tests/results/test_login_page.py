@@ -127,3 +127,13 @@ def test_a_form_body_over_16_kib_is_413_before_it_is_parsed(client, store):
     response = post_form(client, "u", "p" * 17000)
     assert response.status_code == 413
     assert "too long" in response.content.decode()
+
+
+def test_a_login_form_without_its_token_says_so_in_the_sites_words(client, store, store_calls):
+    strict = Client(enforce_csrf_checks=True)
+    response = strict.post("/login", {"username": "u", "password": "p"}, HTTP_ORIGIN=TEST_SERVER_ORIGIN)
+    assert response.status_code == 403
+    assert "This form came from another site or an old page; reload the page and try again." in (
+        response.content.decode()
+    )
+    assert store_calls == []
