@@ -189,7 +189,8 @@ def _safe_root(data: bytes):
     except ParseError as error:
         line, column = getattr(error, "position", (0, 0))
         raise AltoError(f"The file is not well-formed XML (line {line}, column {column}).") from None
-    except (ValueError, UnicodeError):
+    except (ValueError, UnicodeError, LookupError):
+        # LookupError: the XML declaration names an encoding Python does not know.
         raise AltoError("The file is not well-formed XML.") from None
 
 

@@ -184,3 +184,8 @@ def test_any_attribute_values_are_read_without_raising(values, points):
         return
     for line in page.lines:
         assert all(isinstance(x, float) for point in line.points for x in point)
+
+
+def test_an_unknown_encoding_declaration_is_not_well_formed_xml():
+    with pytest.raises(AltoError, match="not well-formed XML"):
+        parse_alto(b'<?xml version="1.0" encoding="bogus-enc"?><alto/>')
