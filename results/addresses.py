@@ -67,7 +67,7 @@ def results_base(request=None) -> ResultsBase:
     return ResultsBase(
         scheme=scheme,
         host=(parts.hostname or "").lower(),
-        port=parts.port or DEFAULT_PORTS.get(scheme, 0),
+        port=parts.port if parts.port is not None else DEFAULT_PORTS.get(scheme, 0),
         segments=segments,
         url=f"{parts.scheme}://{parts.netloc}" + "".join("/" + quote(s, safe="") for s in segments),
     )
@@ -129,7 +129,7 @@ def _check_origin(parts, base: ResultsBase) -> None:
             "The address carries a user name or password before an @, which results addresses never do."
         )
     host = (parts.hostname or "").lower()
-    port = parts.port or DEFAULT_PORTS[scheme]
+    port = parts.port if parts.port is not None else DEFAULT_PORTS[scheme]
     if host != base.host:
         raise AddressRefused(f"The address points at {host or 'no host'}, not at the results base {base.url}/.")
     if scheme != base.scheme:

@@ -171,3 +171,8 @@ def test_keys_round_trip_through_their_urls(parts):
         return
     name = "htr-batch/" + "/".join(parts)
     assert key(results_base().url_for_key(name)) == name
+
+
+def test_port_zero_is_not_mistaken_for_the_default_port():
+    with pytest.raises(AddressRefused, match="port 0"):
+        key("https://htr.example.org:0/results/htr-batch/p/v/iiif.json")
