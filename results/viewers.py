@@ -520,7 +520,7 @@ def _manifest_summary(request, reader, base: ResultsBase, address: str) -> dict:
         if error.outcome is Outcome.NOT_FOUND:
             return {"problem": "There is no manifest.json yet: the volume has not finished, so there is no summary."}
         return {"problem": f"The summary is not shown: {_sentence(error, LOG_SENTENCES)}"}
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return {"problem": "The summary is not shown: manifest.json is not readable JSON."}
     if not isinstance(record, dict):
         return {"problem": "The summary is not shown: manifest.json is not a JSON object."}
@@ -680,7 +680,7 @@ def _page_image(reader, base: ResultsBase, key: str, location) -> dict:
         missing = error.outcome is Outcome.NOT_FOUND
         reason = "there is no iiif.json for this volume yet" if missing else _sentence(error, {})
         return {"problem": f"The page image cannot be shown: {reason}"}
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return {"problem": "The page image cannot be shown: the volume's iiif.json is not readable JSON."}
     canvases = manifest.get("items") if isinstance(manifest, dict) else None
     if not isinstance(canvases, list) or not canvases:

@@ -385,3 +385,35 @@ def test_a_deep_link_past_the_last_line_says_so_and_shows_the_end(results_client
     page = results_client.get("/log", {"log": volume["log"], "line": total + 50}).content.decode()
     assert f"The log has {total} lines, so line {total + 50} does not exist" in page
     assert f'id="L{total}"' in page and f'id="L{total + 1}"' not in page
+
+
+def test_alto_with_an_unknown_encoding_gets_a_sentence_on_both_views(results_client, store, volume):
+    store.put(volume["base"] + "/alto/0001.xml", b'<?xml version="1.0" encoding="bogus-enc"?><alto/>')
+    page = results_client.get("/alto", {"src": volume["alto"]})
+    assert page.status_code == 200 and "not well-formed XML" in page.content.decode()
+    text = results_client.get("/alto/text", {"src": volume["alto"]})
+    assert text.status_code == 422 and "not well-formed XML" in text.content.decode()
+
+
+def _too_deep(reader_class, monkeypatch):
+    """Make ``get_json`` raise RecursionError, as the standard json module does on deeply nested input."""
+
+    def deep(self, key, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded while decoding a JSON array")
+
+    monkeypatch.setattr(reader_class, "get_json", deep)
+
+
+@pytest.mark.parametrize("reader_raises_recursion", [False, True])
+def test_deeply_nested_json_gets_the_unreadable_json_sentences(
+    results_client, store, volume, monkeypatch, reader_raises_recursion
+):
+    nested = "[" * 100_000 + "]" * 100_000
+    store.put(volume["base"] + "/iiif.json", nested)
+    store.put(volume["base"] + "/manifest.json", nested)
+    if reader_raises_recursion:  # whatever the reader does with such input, the views stay up
+        _too_deep(reader_module.ResultsReader, monkeypatch)
+    alto_page = results_client.get("/alto", {"src": volume["alto"]})
+    assert alto_page.status_code == 200 and "iiif.json is not readable JSON" in alto_page.content.decode()
+    log_page = results_client.get("/log", {"log": volume["log"], "manifest": volume["manifest"]})
+    assert log_page.status_code == 200 and "manifest.json is not readable JSON" in log_page.content.decode()
