@@ -324,11 +324,7 @@ class PartState:
             "jobUid": self.job_uid,
         }
         if self.failed_volumes:
-            data["failedVolumes"] = json.dumps(
-                [{"id": vid, "reason": reason} for vid, reason in self.failed_volumes[:50]],
-                separators=(",", ":"),
-                ensure_ascii=False,
-            )
+            data["failedVolumes"] = failed_volumes_json(self.failed_volumes)
             data["failedVolumesJobUid"] = self.job_uid
         return data
 
@@ -487,6 +483,13 @@ def progress_from_json(data: Any, now: datetime) -> Progress | None:
         errors=_non_negative_int(data.get("errors")) or 0,
         viewer_published=data.get("viewer_published") is True,
         quality=data.get("quality") if isinstance(data.get("quality"), (int, float, dict)) else None,
+    )
+
+
+def failed_volumes_json(items: list[tuple[str, str]], limit: int = 50) -> str:
+    """The status record's ``failedVolumes``: a compact JSON list of ``{"id", "reason"}``, at most 50."""
+    return json.dumps(
+        [{"id": vid, "reason": reason} for vid, reason in items[:limit]], separators=(",", ":"), ensure_ascii=False
     )
 
 

@@ -55,6 +55,7 @@ from campaigns.models import (
     VolumeReason,
     Warmup,
     bounded,
+    failed_volumes_json,
     parse_time,
 )
 from campaigns.ranges import parse_ranges
@@ -142,6 +143,24 @@ def condition_true(obj: Any, kind: str) -> bool:
     return cond is not None and cond.get("status") == "True"
 
 
+# A Job's end: Complete / Failed, or the conditions Kubernetes 1.31+ sets just before them.
+SUCCESS_CONDITIONS = ("Complete", "SuccessCriteriaMet")
+FAILURE_CONDITIONS = ("Failed", "FailureTarget")
+
+
+def _any_condition_true(obj: Any, kinds: tuple[str, ...]) -> bool:
+    return any(condition_true(obj, kind) for kind in kinds)
+
+
+def _true_failure_condition(job: dict) -> dict | None:
+    """The Job's Failed (or FailureTarget) condition when it is true."""
+    for kind in FAILURE_CONDITIONS:
+        cond = condition(job, kind)
+        if cond is not None and cond.get("status") == "True":
+            return cond
+    return None
+
+
 def _newest_first(objects: Iterable[dict]) -> list[dict]:
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     return sorted(objects, key=lambda o: _created(o) or epoch, reverse=True)
@@ -195,6 +214,32 @@ def _terminated(status: dict) -> tuple[dict, str]:
     return {}, ""
 
 
+def _container_message(status: dict) -> tuple[dict, str, str]:
+    """(terminated block, "state" or "last", its message): the current message, else the last one's."""
+    term, which = _terminated(status)
+    message = _str(term.get("message"))
+    if not message.strip() and which == "state":
+        last = _dict(_get(status, "lastState", "terminated"))
+        if _str(last.get("message")).strip():
+            return last, "last", _str(last.get("message"))
+    return term, which, message
+
+
+def _message_reason(term: dict, which: str, message: str, pod: dict, container: str) -> VolumeReason:
+    """A reason from a container's termination message (JSON from the wrapper, or plain text)."""
+    stage, permanent, error = _parse_message(message)
+    return VolumeReason(
+        stage=stage,
+        permanent=permanent,
+        error=error,
+        exit_code=_exit_code(term),
+        pod_name=bounded(_name(pod), 253),
+        container=container,
+        source="message" if which == "state" else "last_message",
+        finished_at=parse_time(term.get("finishedAt")),
+    )
+
+
 def _container_status(pod: dict, name: str, init: bool = False) -> dict:
     key = "initContainerStatuses" if init else "containerStatuses"
     for status in _list(_get(pod, "status", key)):
@@ -228,25 +273,9 @@ def reason_from_pod(pod: dict) -> VolumeReason | None:
     pod_name = bounded(_name(pod), 253)
     pod_reason = _str(_get(pod, "status", "reason"))
     pod_message = _str(_get(pod, "status", "message"))
-    wrapper = _container_status(pod, "wrapper")
-    term, which = _terminated(wrapper)
-    message = _str(term.get("message"))
-    if not message.strip() and which == "state":
-        last = _dict(_get(wrapper, "lastState", "terminated"))
-        if _str(last.get("message")).strip():
-            term, which, message = last, "last", _str(last.get("message"))
+    term, which, message = _container_message(_container_status(pod, "wrapper"))
     if message.strip():
-        stage, permanent, error = _parse_message(message)
-        reason = VolumeReason(
-            stage=stage,
-            permanent=permanent,
-            error=error,
-            exit_code=_exit_code(term),
-            pod_name=pod_name,
-            container="wrapper",
-            source="message" if which == "state" else "last_message",
-            finished_at=parse_time(term.get("finishedAt")),
-        )
+        reason = _message_reason(term, which, message, pod, "wrapper")
         reason.kind = _kind(reason, pod_reason, _str(term.get("reason")))
         return reason
     for init in _list(_get(pod, "status", "initContainerStatuses")):
@@ -268,7 +297,7 @@ def reason_from_pod(pod: dict) -> VolumeReason | None:
             )
             reason.kind = "warmup_marker" if _is_marker_timeout(name, code, error) else _kind(reason, pod_reason, "")
             return reason
-    if pod_reason in ("Evicted", "DeadlineExceeded") or (pod_reason and pod_message):
+    if pod_reason in POD_REASON_KINDS or (pod_reason and pod_message):
         reason = VolumeReason(
             error=bounded(pod_message) or pod_reason,
             pod_name=pod_name,
@@ -276,7 +305,7 @@ def reason_from_pod(pod: dict) -> VolumeReason | None:
             exit_code=_exit_code(term) if term else None,
             container="wrapper" if term else "",
         )
-        reason.kind = {"Evicted": "evicted", "DeadlineExceeded": "deadline"}.get(pod_reason, "unknown")
+        reason.kind = POD_REASON_KINDS.get(pod_reason, "unknown")
         return reason
     if term:
         code = _exit_code(term)
@@ -295,6 +324,10 @@ def reason_from_pod(pod: dict) -> VolumeReason | None:
     return None
 
 
+# A pod's own status.reason that says why its volume stopped, and the failure class it means.
+POD_REASON_KINDS = {"Evicted": "evicted", "DeadlineExceeded": "deadline"}
+
+
 def _exit_code(term: dict) -> int | None:
     code = term.get("exitCode") if isinstance(term, dict) else None
     return code if isinstance(code, int) and not isinstance(code, bool) else None
@@ -306,20 +339,13 @@ def _is_marker_timeout(container: str, code: int | None, error: str) -> bool:
 
 def _kind(reason: VolumeReason, pod_reason: str, term_reason: str) -> str:
     """The failure class of a reason (contracts §2), before the retrying/final distinction."""
-    error = reason.error or ""
-    if reason.exit_code == 143 or error.strip() == "SIGTERM":
-        if pod_reason == "DeadlineExceeded":
-            return "deadline"
-        if pod_reason == "Evicted":
-            return "evicted"
+    if pod_reason in POD_REASON_KINDS:  # a SIGTERM (exit 143) too: the pod's reason says who sent it
+        return POD_REASON_KINDS[pod_reason]
+    if reason.exit_code == 143 or (reason.error or "").strip() == "SIGTERM":
         return "sigterm"
-    if pod_reason == "DeadlineExceeded":
-        return "deadline"
-    if pod_reason == "Evicted":
-        return "evicted"
     if term_reason == "OOMKilled" or (reason.exit_code == 137 and not reason.stage):
         return "oom"
-    return classify_text(error, stage=reason.stage, permanent=reason.permanent, exit_code=reason.exit_code)
+    return classify_text(reason.error, stage=reason.stage, permanent=reason.permanent, exit_code=reason.exit_code)
 
 
 def classify_text(
@@ -506,9 +532,9 @@ class _Part:
 
 
 def _job_phase(job: dict, completed: set[int]) -> str:
-    if condition_true(job, "Complete") or condition_true(job, "SuccessCriteriaMet"):
+    if _any_condition_true(job, SUCCESS_CONDITIONS):
         return SUCCEEDED
-    if condition_true(job, "Failed") or condition_true(job, "FailureTarget"):
+    if _any_condition_true(job, FAILURE_CONDITIONS):
         return PARTIALLY_FAILED if completed else FAILED
     if _job_suspended(job):
         return PAUSED if completed else QUEUED
@@ -714,8 +740,8 @@ def _project_live(snapshot: Snapshot, index: _Index, name: str, jobs: list[dict]
 
 def _failed_condition_text(jobs: list[dict]) -> str:
     for job in jobs:
-        cond = condition(job, "Failed") or condition(job, "FailureTarget")
-        if cond is not None and cond.get("status") == "True":
+        cond = _true_failure_condition(job)
+        if cond is not None:
             reason, message = _str(cond.get("reason")), _str(cond.get("message"))
             return bounded(f"{reason}: {message}" if reason and message else reason or message)
     return ""
@@ -840,9 +866,9 @@ def _warmup(snapshot: Snapshot, index: _Index, pipeline: str, campaign: Campaign
         sha = _str(_get(job, "spec", "template", "metadata", "annotations", ANNOTATION_RECIPE_SHA))
         warmup.recipe_sha256 = bounded(sha, 80)
         warmup.cache_dir = f"/{pipeline}-{warmup.recipe_sha256}/" if warmup.recipe_sha256 else ""
-        if condition_true(job, "Complete") or condition_true(job, "SuccessCriteriaMet"):
+        if _any_condition_true(job, SUCCESS_CONDITIONS):
             warmup.state = "succeeded"
-        elif condition_true(job, "Failed") or condition_true(job, "FailureTarget"):
+        elif _any_condition_true(job, FAILURE_CONDITIONS):
             warmup.state = "failed"
         elif _int(_get(job, "status", "active"), 0) > 0:
             warmup.state = "running"
@@ -851,7 +877,7 @@ def _warmup(snapshot: Snapshot, index: _Index, pipeline: str, campaign: Campaign
         if warmup.state == "failed":
             warmup.reason = _warmup_reason(index, warmup.job_name)
             if warmup.reason is None:
-                cond = condition(job, "Failed") or condition(job, "FailureTarget") or {}
+                cond = _true_failure_condition(job) or {}
                 text = bounded(_str(cond.get("message")) or _str(cond.get("reason")))
                 if text:
                     warmup.reason = VolumeReason(stage="warmup", error=text, kind="unknown", source="job")
@@ -864,21 +890,12 @@ def _warmup(snapshot: Snapshot, index: _Index, pipeline: str, campaign: Campaign
 
 def _warmup_reason(index: _Index, job_name: str) -> VolumeReason | None:
     for pod in _newest_first(p for p in index.warmup_pods.get(job_name, []) if isinstance(p, dict)):
-        term, which = _terminated(_container_status(pod, "warmup"))
-        message = _str(term.get("message"))
+        term, which, message = _container_message(_container_status(pod, "warmup"))
         if message.strip():
-            stage, permanent, error = _parse_message(message)
-            return VolumeReason(
-                stage=stage or "warmup",
-                permanent=permanent,
-                error=error,
-                kind="permanent" if permanent else ("transient" if permanent is False else "unknown"),
-                exit_code=_exit_code(term),
-                pod_name=bounded(_name(pod), 253),
-                container="warmup",
-                source="message" if which == "state" else "last_message",
-                finished_at=parse_time(term.get("finishedAt")),
-            )
+            reason = _message_reason(term, which, message, pod, "warmup")
+            reason.stage = reason.stage or "warmup"
+            reason.kind = {True: "permanent", False: "transient"}.get(reason.permanent, "unknown")
+            return reason
         reason = reason_from_pod(pod)
         if reason is not None:
             return reason
@@ -1175,16 +1192,12 @@ def _pod_requests(template: dict) -> dict[str, Decimal]:
     """Effective per-pod requests: max(sum of containers, each init container), per resource."""
     spec = _dict(_get(template, "spec"))
     total: dict[str, Decimal] = {}
-    for container in _list(spec.get("containers")):
-        for resource, raw in _dict(_get(container, "resources", "requests")).items():
-            amount = parse_quantity(raw)
-            if amount is not None and isinstance(resource, str):
-                total[resource] = total.get(resource, Decimal(0)) + amount
-    for container in _list(spec.get("initContainers")):
-        for resource, raw in _dict(_get(container, "resources", "requests")).items():
-            amount = parse_quantity(raw)
-            if amount is not None and isinstance(resource, str):
-                total[resource] = max(total.get(resource, Decimal(0)), amount)
+    for key, combine in (("containers", Decimal.__add__), ("initContainers", max)):
+        for container in _list(spec.get(key)):
+            for resource, raw in _dict(_get(container, "resources", "requests")).items():
+                amount = parse_quantity(raw)
+                if amount is not None and isinstance(resource, str):
+                    total[resource] = combine(total.get(resource, Decimal(0)), amount)
     return total
 
 
@@ -1512,11 +1525,7 @@ def _merge_failed_volumes(existing: dict, desired: dict) -> str:
         for vid, reason in _failed_volumes_from_record(existing):
             if vid not in seen:
                 items.append((vid, reason))
-    return json.dumps(
-        [{"id": vid, "reason": reason} for vid, reason in items[:MAX_FAILED_VOLUMES_RECORD]],
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
+    return failed_volumes_json(items, MAX_FAILED_VOLUMES_RECORD)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -81,6 +81,11 @@ def human_age(seconds: float | None) -> str:
     return f"{seconds // 86400} d"
 
 
+def _ns(namespace: str) -> str:
+    """The ``-n <namespace> `` part of a kubectl command."""
+    return f"-n {namespace} " if namespace else ""
+
+
 def progress_sentence(progress: Progress | None, now: datetime | None = None) -> str:
     """``processing pages · updated 12 s ago``; stale or missing progress is said so."""
     if progress is None:
@@ -183,25 +188,19 @@ def _setup_permanent_reason(reason, final, volume):
 
 
 def _transient_reason(reason, final, volume):
+    """A failure a retry may cure; in its final form the last attempt failed the same way."""
     if final:
-        return _transient_final_reason(reason, final, volume)
+        return (
+            f"The last attempt failed while {stage_words(reason.stage)}{_quote(reason)}. The failure may have been "
+            f"temporary (a network or storage outage), but {_lower_first(FINAL_ADVICE)}",
+            "bad",
+        )
     return (
         f"An attempt failed while {stage_words(reason.stage)}{_quote(reason)}. Failures like this usually pass: "
         f"the volume is tried again automatically and resumes from its finished pages{_attempts(volume)}. "
         "Nothing to do unless it keeps failing.",
         "warn",
     )
-
-
-def _transient_final_reason(reason, final, volume):
-    head = f"The last attempt failed while {stage_words(reason.stage)}{_quote(reason)}."
-    if final:
-        return (
-            f"{head} The failure may have been temporary (a network or storage outage), "
-            f"but {_lower_first(FINAL_ADVICE)}",
-            "bad",
-        )
-    return _transient_reason(reason, False, volume)
 
 
 def _permanent_reason(reason, final, volume):
@@ -285,7 +284,7 @@ _REASON_WRITERS = {
     "config": _config_reason,
     "setup_permanent": _setup_permanent_reason,
     "transient": _transient_reason,
-    "transient_final": _transient_final_reason,
+    "transient_final": _transient_reason,  # the same class, seen on its last attempt
     "permanent": _permanent_reason,
     "verify": _verify_reason,
     "sigterm": _sigterm_reason,
@@ -320,7 +319,7 @@ def _reason_detail(reason: VolumeReason, volume: Volume | None) -> str:
 def _reason_commands(reason: VolumeReason, namespace: str) -> tuple[str, ...]:
     if not reason.pod_name:
         return ()
-    ns = f"-n {namespace} " if namespace else ""
+    ns = _ns(namespace)
     container = f" -c {reason.container}" if reason.container else ""
     return (f"kubectl {ns}logs {reason.pod_name}{container}", f"kubectl {ns}describe pod {reason.pod_name}")
 
@@ -357,7 +356,7 @@ def warmup_sentence(warmup: Warmup, namespace: str = "") -> Sentence:
     """The warm-up chip's sentence for each warm-up state."""
     pipeline = warmup.pipeline or "this pipeline"
     job = warmup.job_name or f"htr-warmup-{warmup.pipeline}"
-    ns = f"-n {namespace} " if namespace else ""
+    ns = _ns(namespace)
     detail_parts = [f"warm-up Job {job}"]
     if warmup.recipe_sha256:
         detail_parts.append(f"recipe sha256 {warmup.recipe_sha256}")
@@ -438,10 +437,6 @@ def queue_sentence(queue: QueueState, namespace: str = "", job: str = "") -> Sen
     writer = _QUEUE_WRITERS.get(queue.kind, _queue_unknown)
     text, tone, commands = writer(queue, namespace, job)
     return Sentence(text, detail=_queue_detail(queue), commands=commands, tone=tone)
-
-
-def _ns(namespace: str) -> str:
-    return f"-n {namespace} " if namespace else ""
 
 
 def _queue_commands(queue: QueueState, namespace: str) -> tuple[str, ...]:
