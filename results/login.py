@@ -109,10 +109,14 @@ def read_capped_body(request, limit):
 
     Django reads a body without Content-Length as empty. A chunked body (Transfer-Encoding:
     chunked) has none, and the server (gunicorn) hands it on de-chunked in ``wsgi.input``,
-    so it is read from there, never more than ``limit`` bytes.
+    so it is read from there, never more than ``limit`` bytes. Only a server that says it
+    ends the stream (``wsgi.input_terminated``) is read that way: Django's development server
+    passes the raw chunks on and would block, so there the body counts as empty.
     """
     if request.META.get("CONTENT_LENGTH") or "chunked" not in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
         return request.read(limit)
+    if not request.META.get("wsgi.input_terminated"):
+        return b""
     stream = request.META.get("wsgi.input")
     parts, size = [], 0
     while stream is not None and size < limit:

@@ -107,8 +107,8 @@ def test_a_body_over_16_kib_is_413(client, store, store_calls):
     assert store_calls == []
 
 
-def post_chunked(client, body):
-    """A login body sent with Transfer-Encoding: chunked and no Content-Length, as the server hands it on."""
+def post_chunked(client, body, terminated=True):
+    """A login body sent with Transfer-Encoding: chunked and no Content-Length, as gunicorn hands it on."""
     return client.generic(
         "POST",
         "/results/_login",
@@ -116,8 +116,16 @@ def post_chunked(client, body):
         CONTENT_TYPE="application/json",
         HTTP_ORIGIN=TEST_SERVER_ORIGIN,
         HTTP_TRANSFER_ENCODING="chunked",
-        **{"wsgi.input": io.BytesIO(body)},
+        **{"wsgi.input": io.BytesIO(body), "wsgi.input_terminated": terminated},
     )
+
+
+def test_a_chunked_body_from_a_server_that_does_not_end_the_stream_is_not_read(client, store, store_calls):
+    account = store.accounts["full"]
+    body = json.dumps({"username": account.username, "password": account.password}).encode()
+    response = post_chunked(client, body, terminated=False)
+    assert response.status_code == 422
+    assert store_calls == []
 
 
 def test_a_chunked_body_over_16_kib_is_413(client, store, store_calls):
