@@ -53,6 +53,12 @@ def run() -> list[str]:
         f" {_median_ms(open_tail):.1f} ms to clean, classify and group",
         f"search of the whole log for 'page 0100': {_median_ms(lambda: runlog.search(log, 'page 0100')):.0f} ms",
     ]
+    for size in (1024, 128 * 1024, 8 * 1024 * 1024):
+        hostile = b"[" * size + b"\n"  # many "[" once made the wrapper-line patterns quadratic
+        ms = _median_ms(lambda hostile=hostile: runlog.split_lines(hostile, 0, 1))
+        report.append(f"one line of {size // 1024} KiB of '[': {ms:.1f} ms to clean and classify")
+    many = b"ab" * (4 * 1024 * 1024) + b"\n"
+    report.append(f"search of one 8 MiB line with 4 Mi matches: {_median_ms(lambda: runlog.search(many, 'b')):.0f} ms")
     for pages in (1, 8, 32):
         layouts = [page_layout("C0099999", n) for n in range(1, pages + 1)]
         # One ALTO file holding the lines of several invented pages, for a dense page.
@@ -67,7 +73,7 @@ def run() -> list[str]:
 def test_viewer_figures():
     report = run()
     print("\n" + "\n".join(report))
-    assert len(report) == 5
+    assert len(report) == 9
 
 
 if __name__ == "__main__":

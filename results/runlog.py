@@ -8,6 +8,7 @@ survive), classifies them, groups them for display and tells whether the log has
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -22,10 +23,17 @@ _LOGGING_LINE = re.compile(
     rf"(?:\[?(?P<level>{_LEVEL})\]?(?:[ \t]*[-|:][ \t]*|[ \t]+))?(?P<rest>.*)$"
 )
 _LEVEL_FIRST = re.compile(rf"^(?P<level>{_LEVEL}):(?P<rest>.*)$")
-_FINISHED = re.compile(r"\[[^\]]+\] COMPLETE \d+ pages \(\d+ processed, \d+ failed\) in [\d.]+s, viewer: ")
-_FAILED_FOR_GOOD = re.compile(r"\bpermanent failure in [a-z]+: |\btransient failure in [a-z]+ on the last attempt: ")
-_RETRY = re.compile(r"\btransient failure in [a-z]+: ")
-_RESUME = re.compile(r"\[[^\]]+\] resume: \d+ done, \d+ to process")
+# The wrapper's own lines (contracts §4). The bracketed volume id excludes "[" as well as "]" and is bounded, so a
+# line of many "[" costs one pass instead of one scan to the line's end per "[" (which was quadratic).
+_VOLUME = r"\[[^\[\]\n]{1,200}\]"
+_FINISHED = re.compile(
+    _VOLUME + r" COMPLETE \d{1,12} pages \(\d{1,12} processed, \d{1,12} failed\) in [\d.]{1,30}s, viewer: "
+)
+_FAILED_FOR_GOOD = re.compile(
+    r"\bpermanent failure in [a-z]{1,60}: |\btransient failure in [a-z]{1,60} on the last attempt: "
+)
+_RETRY = re.compile(r"\btransient failure in [a-z]{1,60}: ")
+_RESUME = re.compile(_VOLUME + r" resume: \d{1,12} done, \d{1,12} to process")
 _HTTP = re.compile(r"HTTP Request: ")
 _MODEL = re.compile(
     r"\bload(?:ing|ed|s)?\b[^:]{0,60}\b(?:models?|weights|checkpoint|processor|tokenizer)\b|"
@@ -40,7 +48,12 @@ _TRACEBACK_START = re.compile(
 _TRACEBACK_BODY = re.compile(r"^(?:[ \t]+\S|\s*\^+\s*$|[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b)")
 
 TAIL_BYTES = 128 * 1024
+# Only this many characters at the start of a line are classified: a line's time, level and the wrapper's
+# phrases sit near its start, and a hostile megabyte-long line must cost no more to classify than a normal one.
+# The whole line is still shown.
+CLASSIFY_CHARS = 4096
 SEARCH_LIMIT = 500
+MARKS_PER_LINE = 100  # matches marked in one line; the rest are counted but not marked
 
 
 @dataclass
@@ -90,30 +103,27 @@ def clean(text: str) -> str:
 
 
 def classify(text: str) -> tuple[str | None, str | None, str, str]:
-    """(time, level, message, kind) of one cleaned line."""
+    """(time, level, message, kind) of one cleaned line, judged by its first ``CLASSIFY_CHARS`` characters."""
+    head = text[:CLASSIFY_CHARS]
     time = level = None
     message = text
-    match = _LOGGING_LINE.match(text)
+    match = _LOGGING_LINE.match(head)
     if match:
-        time, level, message = match.group("time"), match.group("level"), match.group("rest")
+        time, level, message = match.group("time"), match.group("level"), text[match.start("rest") :]
     else:
-        match = _LEVEL_FIRST.match(text)
+        match = _LEVEL_FIRST.match(head)
         if match:
-            level, message = match.group("level"), match.group("rest")
+            level, message = match.group("level"), text[match.start("rest") :]
     if level == "WARN":
         level = "WARNING"
-    return time, level, message, _kind(text, level)
+    return time, level, message, _kind(head, level)
 
 
 def _kind(text: str, level: str | None) -> str:
-    if _FINISHED.search(text):
-        return "finished"
-    if _FAILED_FOR_GOOD.search(text):
-        return "failed"
-    if _RETRY.search(text):
-        return "retry"
-    if _RESUME.search(text):
-        return "resume"
+    """The kind of a line's head. Plain substring tests go first: most lines skip the regexes entirely."""
+    wrapper_kind = _wrapper_kind(text)
+    if wrapper_kind:
+        return wrapper_kind
     if _TRACEBACK_START.match(text):
         return "traceback"
     if level in ("ERROR", "CRITICAL", "FATAL"):
@@ -127,6 +137,20 @@ def _kind(text: str, level: str | None) -> str:
     return "plain"
 
 
+def _wrapper_kind(text: str) -> str | None:
+    """finished, failed, retry or resume for the wrapper's own lines (contracts §4), else None."""
+    if " COMPLETE " in text and _FINISHED.search(text):
+        return "finished"
+    if "failure in " in text:
+        if _FAILED_FOR_GOOD.search(text):
+            return "failed"
+        if _RETRY.search(text):
+            return "retry"
+    if "] resume: " in text and _RESUME.search(text):
+        return "resume"
+    return None
+
+
 def _message_of(text: str) -> str:
     match = _LOGGING_LINE.match(text) or _LEVEL_FIRST.match(text)
     return match.group("rest") if match else text
@@ -134,11 +158,8 @@ def _message_of(text: str) -> str:
 
 def end_of_run(text: str) -> str | None:
     """'finished' or 'failed' when a line says the run is over for good, else None."""
-    if _FINISHED.search(text):
-        return "finished"
-    if _FAILED_FOR_GOOD.search(text):
-        return "failed"
-    return None
+    kind = _wrapper_kind(text[:CLASSIFY_CHARS])
+    return kind if kind in ("finished", "failed") else None
 
 
 def log_end_state(lines: list[LogLine]) -> str | None:
@@ -194,7 +215,8 @@ def _mark_tracebacks(lines: list[LogLine]) -> None:
         if line.kind == "traceback":
             inside = True
             continue
-        if inside and line.time is None and line.level is None and _TRACEBACK_BODY.match(line.text):
+        body = line.text[:CLASSIFY_CHARS]
+        if inside and line.time is None and line.level is None and _TRACEBACK_BODY.match(body):
             line.kind = "traceback"
             continue
         inside = False
@@ -244,14 +266,23 @@ def search(data: bytes, query: str, limit: int = SEARCH_LIMIT) -> SearchResult:
         if not pattern.search(text) and not _NEEDS_CLEANING.search(text):
             continue  # most lines: no match before cleaning, and cleaning could not make one
         text = clean(text)
-        hits = list(pattern.finditer(text))
+        hits, hit_count = first_hits(pattern, text)
         if not hits:
             continue
-        count += len(hits)
+        count += hit_count
         if len(found) < limit:
             time, level, message, kind = classify(text)
             found.append((LogLine(line_offset, number, text, time, level, message, kind), highlight(text, hits)))
     return SearchResult(query, count, found, len(found) >= limit)
+
+
+def first_hits(pattern: re.Pattern, text: str, keep: int = MARKS_PER_LINE) -> tuple[list[re.Match], int]:
+    """The first ``keep`` matches of ``pattern`` in ``text`` and how many there are in all.
+
+    A hostile line can hold millions of matches; only the first few become marked pieces of the page."""
+    found = pattern.finditer(text)
+    kept = list(itertools.islice(found, keep))
+    return kept, len(kept) + sum(1 for _ in found)
 
 
 def highlight(text: str, hits) -> list[tuple[str, bool]]:

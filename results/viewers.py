@@ -635,6 +635,7 @@ def _alto_drawing(page, query: str, image: dict) -> dict:
     if not (page.width and page.height) and image.get("width") and image.get("height"):
         width, height = max(width, image["width"]), max(height, image["height"])
     needle = query.strip().lower()
+    needle_pattern = re.compile(re.escape(needle), re.IGNORECASE)
     match_count = 0
     blocks = []
     for block in page.blocks:
@@ -642,8 +643,8 @@ def _alto_drawing(page, query: str, image: dict) -> dict:
         for line in block.lines:
             pieces = [(line.text, False)]
             if needle and needle in line.text.lower():
-                hits = list(re.finditer(re.escape(needle), line.text, re.IGNORECASE))
-                match_count += len(hits)
+                hits, hit_count = runlog.first_hits(needle_pattern, line.text)
+                match_count += hit_count
                 pieces = runlog.highlight(line.text, hits)
             rows.append(
                 {

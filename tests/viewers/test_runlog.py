@@ -161,3 +161,70 @@ def test_search_finds_what_the_displayed_lines_contain(texts, needle):
     expected = [line for line in shown if wanted in line.text.lower()]
     assert [line.number for line, _ in result.lines] == [line.number for line in expected]
     assert [line.offset for line, _ in result.lines] == [line.offset for line in expected]
+
+
+class _RecordingPattern:
+    """Stands in for a compiled regex and records the length of every string it is asked to scan."""
+
+    def __init__(self, pattern, seen: list[int]):
+        self._pattern, self._seen = pattern, seen
+
+    def __getattr__(self, name):
+        method = getattr(self._pattern, name)
+
+        def scan(string, *args, **kwargs):
+            self._seen.append(len(string))
+            return method(string, *args, **kwargs)
+
+        return scan if name in ("search", "match", "fullmatch", "finditer", "findall") else method
+
+
+@pytest.fixture
+def regex_scans(monkeypatch):
+    """Lengths of the strings runlog's classifying regexes scan (cleaning is one linear pass, not counted)."""
+    seen: list[int] = []
+    for name in ("_LOGGING_LINE", "_LEVEL_FIRST", "_FINISHED", "_FAILED_FOR_GOOD", "_RETRY", "_RESUME", "_HTTP"):
+        monkeypatch.setattr(runlog, name, _RecordingPattern(getattr(runlog, name), seen))
+    for name in ("_MODEL", "_TRACEBACK_START", "_TRACEBACK_BODY"):
+        monkeypatch.setattr(runlog, name, _RecordingPattern(getattr(runlog, name), seen))
+    return seen
+
+
+HOSTILE_LINES = [
+    b"[" * 131_000,
+    b"[" * 131_000 + b"] COMPLETE 1 pages (1 processed, 0 failed) in 1s, viewer: ",
+    b"[x] resume: " + b"[" * 131_000,
+    b"transient failure in " + b"a" * 131_000,
+    b"Traceback (most recent call last):\n " + b"^" * 131_000 + b"x",
+]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_LINES)
+def test_a_hostile_long_line_is_classified_by_its_head_only(hostile, regex_scans):
+    lines = runlog.split_lines(hostile + b"\n", 0, 1)
+    assert regex_scans and max(regex_scans) <= runlog.CLASSIFY_CHARS
+    assert len(lines[-1].text) == len(hostile.split(b"\n")[-1])  # the whole line is still shown
+    assert runlog.end_of_run(hostile.decode()) is None
+
+
+def test_the_wrapper_patterns_are_bounded_and_exclude_nested_brackets():
+    for pattern in (runlog._FINISHED, runlog._RESUME):
+        assert r"[^\[\]\n]{1,200}" in pattern.pattern
+    for pattern in (runlog._FINISHED, runlog._FAILED_FOR_GOOD, runlog._RETRY, runlog._RESUME):
+        assert "+" not in pattern.pattern and "*" not in pattern.pattern
+
+
+def test_a_long_line_keeps_its_kind_and_its_whole_message():
+    tail = " x" * 20_000
+    finished = "[V1] COMPLETE 3 pages (3 processed, 0 failed) in 12.5s, viewer: https://x" + tail
+    assert runlog.classify(finished)[3] == "finished"
+    time, level, message, kind = runlog.classify("2026-01-01 10:00:00 ERROR boom" + tail)
+    assert (level, kind) == ("ERROR", "error") and message == "boom" + tail
+
+
+def test_a_line_with_very_many_matches_counts_them_all_but_marks_only_the_first():
+    result = runlog.search(b"ab" * 50_000 + b"\n", "b")
+    line, pieces = result.lines[0]
+    assert result.count == 50_000
+    assert sum(1 for _, hit in pieces if hit) == runlog.MARKS_PER_LINE
+    assert "".join(text for text, _ in pieces) == line.text
