@@ -38,20 +38,24 @@ def card(page, scene, situation):
     return page.locator(f"article[id='card-htr-batch--{name}']")
 
 
-def test_the_list_shows_a_card_for_every_campaign_situation(scene, campaigns_page):
+def test_the_list_shows_every_situation_with_failed_volume_rows_and_warm_up_chips(scene, campaigns_page):
+    """One page load for what the list shows at rest (each check is separate from the moving ones)."""
     for situation in ("running_mixed", "queued_turn", "succeeded", "warmup_failed", "job_gone", "paused_after_some"):
         expect(card(campaigns_page, scene, situation)).to_be_visible()
     expect(campaigns_page.locator("h1")).to_have_text("Campaigns")
-
-
-def test_a_failed_volume_row_carries_its_sentence_and_run_log_link(scene, campaigns_page):
-    parish = card(campaigns_page, scene, "permanent_setup")
-    rows = parish.locator("li.problem")
-    expect(rows.first).to_be_visible()
-    first = rows.first
+    # a failed volume: its sentence and its run log link on the same row
+    first = card(campaigns_page, scene, "permanent_setup").locator("li.problem").first
     expect(first.locator(".vol-sentence")).not_to_be_empty()
-    link = first.locator("a.log-link")
-    expect(link).to_have_attribute("href", re.compile(r"^/log\?log=.+%2Fstatus%2Flogs%2F"))
+    expect(first.locator("a.log-link")).to_have_attribute("href", re.compile(r"^/log\?log=.+%2Fstatus%2Flogs%2F"))
+    # the volumes bar names failed volumes in words beside the stacked bar
+    expect(card(campaigns_page, scene, "running_mixed").locator(".meter .figures").first).to_contain_text("failed")
+    # warm-up chips: failed with its message, pending or running, none once the cache is ready
+    failed = card(campaigns_page, scene, "warmup_failed")
+    expect(failed.locator(".chip.warmup")).to_contain_text("Warm-up failed")
+    expect(failed.locator(".warmup-reason")).not_to_be_empty()
+    pending = card(campaigns_page, scene, "warmup_pending")
+    expect(pending.locator(".chip.warmup")).to_contain_text(re.compile(r"Warm-up (pending|running)"))
+    expect(card(campaigns_page, scene, "succeeded").locator(".chip.warmup")).to_have_count(0)
 
 
 def test_queued_campaigns_say_why_they_wait(scene, campaigns_page):
@@ -70,15 +74,6 @@ def test_queued_campaigns_say_why_they_wait(scene, campaigns_page):
         details = queued.locator("details.ops")
         details.locator("summary").click()
         expect(details.locator("pre.commands")).to_contain_text("kubectl")
-
-
-def test_a_failed_warm_up_shows_its_chip(scene, campaigns_page):
-    failed = card(campaigns_page, scene, "warmup_failed")
-    expect(failed.locator(".chip.warmup")).to_contain_text("Warm-up failed")
-    expect(failed.locator(".warmup-reason")).not_to_be_empty()
-    pending = card(campaigns_page, scene, "warmup_pending")
-    expect(pending.locator(".chip.warmup")).to_contain_text(re.compile(r"Warm-up (pending|running)"))
-    expect(card(campaigns_page, scene, "succeeded").locator(".chip.warmup")).to_have_count(0)
 
 
 def test_progress_advances_without_a_reload_while_the_simulator_runs(scene, campaigns_page):
