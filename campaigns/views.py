@@ -300,9 +300,13 @@ def failure_rows(volumes: list[Volume], now) -> list[VolumeRow]:
 
 
 def operator_commands(campaign: Campaign) -> list[str]:
+    """The kubectl lines for the card's operator details: those for what is wrong now first
+    (the campaign's reason, its warm-up, its first failed volumes), then the general ones."""
     ns = campaign.namespace
     jobs = campaign.parts or [campaign.name]
-    commands = []
+    warmup_sentence = campaign.warmup.sentence if campaign.warmup and campaign.warmup.shows_chip else None
+    reasons = [campaign.sentence, warmup_sentence, *(v.sentence for v in campaign.failures[:3])]
+    commands = [command for sentence in reasons if sentence is not None for command in sentence.commands]
     for job in jobs:
         if not campaign.job_gone:
             commands.append(f"kubectl -n {ns} get job {job}")
@@ -317,11 +321,7 @@ def operator_commands(campaign: Campaign) -> list[str]:
         commands.append(f"kubectl -n {ns} get job htr-warmup-{campaign.pipeline}")
         commands.append(f"kubectl -n {ns} logs job/htr-warmup-{campaign.pipeline} --tail=50")
     commands.append(f"kubectl -n {ns} get configmap campaign-{jobs[0]} campaign-{jobs[0]}-status")
-    for sentence in (campaign.sentence, getattr(campaign.queue, "sentence", None)):
-        for command in getattr(sentence, "commands", ()) or ():
-            if command not in commands:
-                commands.append(command)
-    return commands
+    return list(dict.fromkeys(commands))
 
 
 def _asks(queue) -> str:

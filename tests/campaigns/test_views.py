@@ -564,3 +564,13 @@ def test_backticked_names_show_as_code_and_everything_else_stays_escaped():
     assert with_code("`<b>` and <i>") == "<code>&lt;b&gt;</code> and &lt;i&gt;"
     assert with_code("an odd ` backtick") == "an odd ` backtick"
     assert with_code(None) == ""
+
+
+def test_operator_commands_start_with_those_for_what_is_wrong(cluster, results_client):
+    cluster.put(campaign_job("no-kueue", str(uuid.uuid4()), volumes=2, suspend=True))
+    cluster.put(campaign_record("no-kueue", ["C1", "C2"]))
+    card = card_html(page_text(results_client.get("/")), "no-kueue")
+    commands = re.search(r'<pre class="commands"[^>]*>(.*?)</pre>', card, re.S).group(1).splitlines()
+    assert commands[0] == "kubectl -n kueue-system get pods"
+    assert "kubectl -n htr-batch get job no-kueue" in commands
+    assert len(commands) == len(set(commands))
