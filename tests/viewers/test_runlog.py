@@ -228,3 +228,14 @@ def test_a_line_with_very_many_matches_counts_them_all_but_marks_only_the_first(
     assert result.count == 50_000
     assert sum(1 for _, hit in pieces if hit) == runlog.MARKS_PER_LINE
     assert "".join(text for text, _ in pieces) == line.text
+
+
+@pytest.mark.parametrize("invisible", ["\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200b", "\u200f", "\ufeff"])
+def test_bidi_and_zero_width_characters_are_shown_as_symbols(invisible):
+    line = runlog.split_lines(f"2026-01-01 10:00:00 INFO ab{invisible}cd\n".encode(), 0, 1)[0]
+    assert invisible not in line.text and f"ab⟨U+{ord(invisible):04X}⟩cd" in line.text
+
+
+def test_search_finds_the_symbol_a_hidden_character_is_shown_as():
+    result = runlog.search("one\nx\u202ey\n".encode(), "U+202E")
+    assert result.count == 1 and result.lines[0][0].number == 2
