@@ -18,11 +18,19 @@ from xml.etree.ElementTree import ParseError
 import defusedxml
 import defusedxml.ElementTree as SafeET
 
+from results.runlog import reveal_invisible
+
 MAX_ALTO_BYTES = 16 * 1024 * 1024
 MAX_LINES = 20_000
 MAX_WORDS = 400_000
 UNITS = {"pixel": "px", "mm10": "mm", "inch1200": "in"}
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+# Coordinates beyond this (in any unit) are pulled in to it: no page is that large, and 1e308 would make a
+# viewBox of 309-digit numbers. Such lines then lie outside the page and are listed as such.
+COORDINATE_LIMIT = 1e7
+MAX_NUMBER_CHARS = 32  # a point's number longer than this is not a coordinate
+# One way only to read each digit: "\d+\.?\d*" could split a run of digits between its two parts in every way,
+# quadratic on a long run that does not match.
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -96,6 +104,7 @@ class AltoPage:
     print_space: Box | None
     blocks: list[Block]
     problems: list[str] = field(default_factory=list)
+    total_lines: int = 0  # TextLines in the whole file, counting any beyond the MAX_LINES read
 
     @property
     def lines(self) -> list[Line]:
@@ -153,8 +162,8 @@ def parse_alto(data: bytes) -> AltoPage:
     problems: list[str] = []
     unit = _measurement_unit(root, problems)
     page = _first(root, "Page")
-    width = _number(page.get("WIDTH")) if page is not None else None
-    height = _number(page.get("HEIGHT")) if page is not None else None
+    width = _coordinate(page.get("WIDTH")) if page is not None else None
+    height = _coordinate(page.get("HEIGHT")) if page is not None else None
     space_element = _first(page if page is not None else root, "PrintSpace")
     print_space = _box(space_element) if space_element is not None else None
     if (not width or not height) and print_space:
@@ -164,6 +173,7 @@ def parse_alto(data: bytes) -> AltoPage:
         problems.append("The file gives no page size, so the text is placed by its own extent.")
     blocks = _blocks(root, problems)
     parsed = AltoPage(_version(root.tag), unit, width, height, print_space, blocks, problems)
+    parsed.total_lines = sum(1 for element in root.iter() if _local(element.tag) == "TextLine")
     if not parsed.lines:
         problems.append("The file has no text lines: the recogniser found no text on this page, or it was not kept.")
     outside = parsed.lines_outside()
@@ -235,31 +245,44 @@ def _number(value) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def _coordinate(value) -> float | None:
+    """A finite number pulled in to ±``COORDINATE_LIMIT``, or None."""
+    number = _number(value)
+    return None if number is None else _clamp(number)
+
+
+def _clamp(number: float) -> float:
+    return max(-COORDINATE_LIMIT, min(COORDINATE_LIMIT, number))
+
+
 def _box(element) -> Box | None:
-    values = [_number(element.get(name)) for name in ("HPOS", "VPOS", "WIDTH", "HEIGHT")]
+    values = [_coordinate(element.get(name)) for name in ("HPOS", "VPOS", "WIDTH", "HEIGHT")]
     if any(v is None for v in values) or values[2] < 0 or values[3] < 0:
         return None
     return (values[0], values[1], values[2], values[3])
 
 
 def parse_points(text: str | None) -> tuple[Point, ...] | None:
-    """Polygon points in either ALTO style, ``x,y x,y`` or ``x y x y``; None unless 3+ finite points."""
+    """Polygon points in either ALTO style, ``x,y x,y`` or ``x y x y``; None unless 3+ finite points.
+    Coordinates beyond ±``COORDINATE_LIMIT`` are pulled in to it."""
     if not text:
         return None
     cleaned = text.replace(",", " ").split()
     if len(cleaned) < 6 or len(cleaned) % 2 or len(cleaned) > 20_000:
         return None
-    if not all(_NUMBER.fullmatch(token) for token in cleaned):
+    if not all(len(token) <= MAX_NUMBER_CHARS and _NUMBER.fullmatch(token) for token in cleaned):
         return None
     numbers = [float(token) for token in cleaned]
     if not all(math.isfinite(n) for n in numbers):
         return None
+    numbers = [_clamp(n) for n in numbers]
     return tuple((numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2))
 
 
 def _box_points(box: Box) -> tuple[Point, ...]:
     x, y, w, h = box
-    return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    right, bottom = _clamp(x + w), _clamp(y + h)
+    return ((x, y), (right, y), (right, bottom), (x, bottom))
 
 
 def _bounds(points: tuple[Point, ...]) -> Box:
@@ -295,7 +318,7 @@ def _line(element, counter: dict, block_id: str) -> Line | None:
         if name == "String":
             words.append(_word(child))
         elif name == "HYP":
-            hyphen = child.get("CONTENT") or "-"
+            hyphen = reveal_invisible(child.get("CONTENT") or "-")
     counter["words"] += len(words)
     points = None
     shape = _children(element, "Shape")
@@ -329,9 +352,9 @@ def _word(element) -> Word:
     if confidence is not None and not 0.0 <= confidence <= 1.0:
         confidence = None
     return Word(
-        text=element.get("CONTENT") or "",
+        text=reveal_invisible(element.get("CONTENT") or ""),
         confidence=confidence,
-        subs_content=element.get("SUBS_CONTENT") or None,
+        subs_content=reveal_invisible(element.get("SUBS_CONTENT") or "") or None,
         subs_type=element.get("SUBS_TYPE") or None,
     )
 

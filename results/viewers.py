@@ -33,6 +33,7 @@ NUMBERING_LIMIT = 1024 * 1024  # logs up to this size are counted so every line 
 WHOLE_LOG_LIMIT = 8 * 1024 * 1024
 DEEP_LINK_CONTEXT = 100  # lines shown above a deep-linked line
 DEEP_LINK_MAX_LINES = 5000
+DRAWN_LINES_MAX = 5000  # ALTO lines drawn and listed on one page: more make the page slow to build and to show
 POLL_SECONDS = 3
 POLL_MAX_FAILURES = 5
 WAIT_MAX_SECONDS = 30  # the slowest check for a log that has not appeared yet
@@ -630,7 +631,7 @@ def alto_view(request, target: Target):
 
 def _alto_drawing(page, query: str, image: dict) -> dict:
     if page is None:
-        return {"blocks": [], "viewbox": "", "match_count": 0, "line_count": 0}
+        return {"blocks": [], "viewbox": "", "match_count": 0, "line_count": 0, "drawing_note": ""}
     left, top, width, height = page.extent()
     if not (page.width and page.height) and image.get("width") and image.get("height"):
         width, height = max(width, image["width"]), max(height, image["height"])
@@ -638,9 +639,13 @@ def _alto_drawing(page, query: str, image: dict) -> dict:
     needle_pattern = re.compile(re.escape(needle), re.IGNORECASE)
     match_count = 0
     blocks = []
+    drawn = 0
     for block in page.blocks:
         rows = []
         for line in block.lines:
+            if drawn >= DRAWN_LINES_MAX:
+                break
+            drawn += 1
             pieces = [(line.text, False)]
             if needle and needle in line.text.lower():
                 hits, hit_count = runlog.first_hits(needle_pattern, line.text)
@@ -667,9 +672,24 @@ def _alto_drawing(page, query: str, image: dict) -> dict:
         "page_width": fmt(page.width or width),
         "page_height": fmt(page.height or height),
         "match_count": match_count,
-        "line_count": len(page.lines),
+        "line_count": drawn,
+        "drawing_note": _drawing_note(page, drawn),
         "mean_percent": round(page.mean_confidence() * 100) if page.mean_confidence() is not None else None,
     }
+
+
+def _drawing_note(page, drawn: int) -> str:
+    """A sentence when the file has more lines than are drawn, else ''."""
+    total = max(page.total_lines, len(page.lines))
+    if total <= drawn:
+        return ""
+    note = (
+        f"This page has {total:,} text lines; only the first {drawn:,} are drawn and listed here, "
+        f"{total - drawn:,} more are not."
+    )
+    if len(page.lines) > drawn:
+        note += f" The plain text holds the first {len(page.lines):,}."
+    return note
 
 
 def _page_image(reader, base: ResultsBase, key: str, location) -> dict:

@@ -8,7 +8,15 @@ from hypothesis import strategies as st
 
 from devstack.content_layout import page_layout
 from devstack.content_xml import alto_variant, alto_xml
-from results.alto import MAX_ALTO_BYTES, AltoError, parse_alto, parse_points
+from results.alto import (
+    _NUMBER,
+    COORDINATE_LIMIT,
+    MAX_ALTO_BYTES,
+    MAX_NUMBER_CHARS,
+    AltoError,
+    parse_alto,
+    parse_points,
+)
 
 LAYOUT = page_layout("C0074512", 1)
 
@@ -189,3 +197,63 @@ def test_any_attribute_values_are_read_without_raising(values, points):
 def test_an_unknown_encoding_declaration_is_not_well_formed_xml():
     with pytest.raises(AltoError, match="not well-formed XML"):
         parse_alto(b'<?xml version="1.0" encoding="bogus-enc"?><alto/>')
+
+
+def _page_xml(lines_xml: str, width="1000", height="800") -> bytes:
+    return (
+        f'<alto><Layout><Page WIDTH="{width}" HEIGHT="{height}"><PrintSpace><TextBlock ID="b">'
+        f"{lines_xml}</TextBlock></PrintSpace></Page></Layout></alto>"
+    ).encode()
+
+
+def test_a_long_run_of_digits_is_refused_without_scanning_it_again_and_again(monkeypatch):
+    scanned: list[int] = []
+
+    class Recording:
+        def fullmatch(self, token):
+            scanned.append(len(token))
+            return _NUMBER.fullmatch(token)
+
+    monkeypatch.setattr("results.alto._NUMBER", Recording())
+    assert parse_points("1" * 100_000 + "x 1 2 3 4 5") is None
+    assert max(scanned, default=0) <= MAX_NUMBER_CHARS
+    assert r"\d+\.?\d*" not in _NUMBER.pattern  # the ambiguous form that split a run of digits every way
+
+
+def test_huge_coordinates_are_pulled_in_and_listed_outside_the_page():
+    points = "1e308,0 5,1e308 -1e300,-1e300"
+    page = parse_alto(
+        _page_xml(
+            f'<TextLine ID="far"><Shape><Polygon POINTS="{points}"/></Shape><String CONTENT="far"/></TextLine>'
+            '<TextLine ID="box" HPOS="1e308" VPOS="2" WIDTH="1e308" HEIGHT="1"><String CONTENT="box"/></TextLine>'
+        )
+    )
+    far, box = page.lines
+    assert far.points == ((COORDINATE_LIMIT, 0), (5, COORDINATE_LIMIT), (-COORDINATE_LIMIT, -COORDINATE_LIMIT))
+    assert box.box[0] == COORDINATE_LIMIT and all(abs(v) <= COORDINATE_LIMIT for p in box.points for v in p)
+    assert page.lines_outside() == [far, box]
+    assert all(abs(value) <= 2 * COORDINATE_LIMIT for value in page.extent())
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "-inf", "1e400"])
+def test_infinite_or_undefined_coordinates_are_refused(bad):
+    assert parse_points(f"{bad},0 1,1 2,2") is None
+    assert parse_alto(_page_xml("", width=bad)).width is None
+
+
+def test_bidi_and_zero_width_characters_in_alto_text_are_shown_as_symbols():
+    page = parse_alto(
+        _page_xml(
+            '<TextLine HPOS="1" VPOS="1" WIDTH="5" HEIGHT="5"><String CONTENT="a&#x202E;b&#x200B;c&#xFEFF;"/>'
+            '<HYP CONTENT="&#x2066;-"/></TextLine>'
+        )
+    )
+    assert page.lines[0].text == "a⟨U+202E⟩b⟨U+200B⟩c⟨U+FEFF⟩⟨U+2066⟩-"
+    assert not any(0x2066 <= ord(c) <= 0x2069 or 0x200B <= ord(c) <= 0x202E for c in page.text())
+
+
+def test_the_file_line_count_includes_lines_beyond_those_read(monkeypatch):
+    monkeypatch.setattr("results.alto.MAX_LINES", 3)
+    line = '<TextLine HPOS="1" VPOS="1" WIDTH="5" HEIGHT="5"><String CONTENT="w"/></TextLine>'
+    page = parse_alto(_page_xml(line * 7))
+    assert len(page.lines) == 3 and page.total_lines == 7

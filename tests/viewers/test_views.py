@@ -417,3 +417,43 @@ def test_deeply_nested_json_gets_the_unreadable_json_sentences(
     assert alto_page.status_code == 200 and "iiif.json is not readable JSON" in alto_page.content.decode()
     log_page = results_client.get("/log", {"log": volume["log"], "manifest": volume["manifest"]})
     assert log_page.status_code == 200 and "manifest.json is not readable JSON" in log_page.content.decode()
+
+
+def test_bidi_overrides_are_shown_as_symbols_on_the_log_and_alto_pages(results_client, store, volume):
+    store.put(volume["base"] + ".txt", "2026-12-02 10:00:00 INFO evil \u202etxt.exe\n")
+    log_page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert "\u202e" not in log_page and "evil ⟨U+202E⟩txt.exe" in log_page
+    store.put(
+        volume["base"] + "/alto/0001.xml",
+        '<alto><Layout><Page WIDTH="10" HEIGHT="10"><PrintSpace><TextBlock><TextLine HPOS="1" VPOS="1" WIDTH="2" '
+        'HEIGHT="2"><String CONTENT="fi&#x2067;le"/></TextLine></TextBlock></PrintSpace></Page></Layout></alto>',
+    )
+    alto_page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    assert "\u2067" not in alto_page and "fi⟨U+2067⟩le" in alto_page
+
+
+def test_extreme_coordinates_give_a_bounded_viewbox_and_lines_outside(results_client, store, volume):
+    store.put(
+        volume["base"] + "/alto/0001.xml",
+        '<alto><Layout><Page WIDTH="100" HEIGHT="100"><PrintSpace><TextBlock><TextLine><Shape><Polygon '
+        'POINTS="1e308,1 2,1e308 -1e308,3"/></Shape><String CONTENT="far"/></TextLine></TextBlock></PrintSpace>'
+        "</Page></Layout></alto>",
+    )
+    page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    viewbox = re.search(r'viewBox="([^"]*)"', page).group(1)
+    assert all(len(number.lstrip("-")) <= 8 for number in viewbox.split()) and "inf" not in viewbox
+    assert "outside the page" in page
+
+
+def test_a_page_with_very_many_lines_draws_only_the_first_ones_and_says_so(results_client, store, volume, monkeypatch):
+    monkeypatch.setattr(viewers, "DRAWN_LINES_MAX", 4)
+    line = '<TextLine HPOS="1" VPOS="1" WIDTH="2" HEIGHT="2"><String CONTENT="w"/></TextLine>'
+    store.put(
+        volume["base"] + "/alto/0001.xml",
+        '<alto><Layout><Page WIDTH="10" HEIGHT="10"><PrintSpace><TextBlock>'
+        + line * 9
+        + "</TextBlock></PrintSpace></Page></Layout></alto>",
+    )
+    page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
+    assert page.count("<polygon ") == 4
+    assert "This page has 9 text lines; only the first 4 are drawn and listed here, 5 more are not." in page
