@@ -44,7 +44,7 @@ STAGE_WORDS = {
     "verify": "checking that every page has a result",
     "publish": "writing the final files",
     "warmup": "filling the model cache",
-    "done": "finished",
+    "done": "all pages written, finishing",
     "failed": "stopped",
 }
 

@@ -502,7 +502,7 @@ def test_the_volumes_bar_stacks_done_and_failed_with_the_counts_beside_it(cluste
     card = card_html(page_text(results_client.get("/")), "mixed")
     assert re.search(r'<rect class="stack-done" width="50\.00"', card)
     assert re.search(r'<rect class="stack-failed" x="50\.00" width="25\.00"', card)
-    assert 'aria-label="Volumes: 2 done, 1 failed, of 4"' in card
+    assert 'data-done="2" data-failed="1" data-total="4"' in card
     assert re.search(r"1 failed</span>", card)  # the words, not only the colour
 
 
