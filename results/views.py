@@ -107,7 +107,9 @@ def safe_next(value):
 
 def _render_login(request, next_url, answer=None, username=""):
     status = 200 if answer is None else answer.status
-    context = {"next": next_url, "answer": answer, "username": username}
+    # After logging out, say so: the person sees the login form and knows why.
+    logged_out = answer is None and request.GET.get("logged_out") == "1"
+    context = {"next": next_url, "answer": answer, "username": username, "logged_out": logged_out}
     response = render(request, "results/login.html", context, status=status)
     if answer is not None and answer.retry_after:
         response["Retry-After"] = str(answer.retry_after)
@@ -152,7 +154,7 @@ def _form_login(request):
 def logout_page(request):
     """POST /logout (the header's button, CSRF-protected): end the session and go to the login page."""
     if request.method == "POST":
-        response = HttpResponseRedirect("/login", status=303)
+        response = HttpResponseRedirect("/login?logged_out=1", status=303)
         session.end(response, request)
         return response
     current = getattr(request, "results_session", None)

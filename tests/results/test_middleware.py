@@ -64,9 +64,14 @@ def test_logging_out_through_the_page_ends_access_to_pages_and_files(results_cli
     store.put(key, b"{}", "application/json")
     assert results_client.get(f"/results/{key}").status_code == 200
     response = results_client.post("/logout", HTTP_ORIGIN=TEST_SERVER_ORIGIN)
-    assert (response.status_code, response["Location"]) == (303, "/login")
+    assert (response.status_code, response["Location"]) == (303, "/login?logged_out=1")
+    assert b"You are logged out." in results_client.get(response["Location"]).content
     assert results_client.get("/").status_code == 302
     assert results_client.get(f"/results/{key}").status_code == 401
+
+
+def test_the_login_page_says_logged_out_only_after_a_logout(client):
+    assert b"You are logged out." not in client.get("/login").content
 
 
 def test_a_page_whose_reads_found_the_session_ended_clears_the_cookie(results_client, store, settings):
