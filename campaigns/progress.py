@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 
 from campaigns.models import Progress, progress_from_json
 
@@ -64,6 +64,10 @@ VOLUME_SENTENCES = {
     NOT_ASKED: "Progress not read on this page; open the campaign to see it.",
 }
 
+# Answers live in their own in-process cache: done volumes' answers are kept an hour, and Django's
+# default local cache holds only 300 entries, which one large campaign would churn through.
+_answers = LocMemCache("htrbrowser-progress", {"OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}})
+
 _pool = ThreadPoolExecutor(max_workers=6, thread_name_prefix="progress")
 _pool_lock = threading.Lock()
 
@@ -94,6 +98,11 @@ class ProgressReport:
 
     def get(self, key: str) -> VolumeProgress | None:
         return self.by_key.get(key)
+
+
+def clear_cache() -> None:
+    """Forget every cached answer (tests and benchmarks start from nothing)."""
+    _answers.clear()
 
 
 def _person(request) -> str:
@@ -137,7 +146,7 @@ def _remember(person: str, key: str, outcome: str, data) -> None:
         seconds = FORBIDDEN_SECONDS
     else:
         return  # a store that is down or a session that ended is asked again on the next page
-    cache.set(_cache_key(person, key), (outcome, data), seconds)
+    _answers.set(_cache_key(person, key), (outcome, data), seconds)
 
 
 def read_progress(
@@ -166,7 +175,7 @@ def read_progress(
     person = _person(request)
     wanted = list(dict.fromkeys(keys))
     cache_keys = {key: _cache_key(person, key) for key in wanted}
-    cached = cache.get_many(list(cache_keys.values()))
+    cached = _answers.get_many(list(cache_keys.values()))
     answers: dict[str, tuple[str, object]] = {}
     to_read = []
     extra_reads = 0

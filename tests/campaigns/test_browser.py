@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from campaigns import kube as kube_module
+from campaigns import progress as progress_module
 from campaigns import views
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.session import browser_login
@@ -24,9 +25,7 @@ def campaigns_page(scene, live_server, page, settings, session_key_file):
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
     views.clear_projections()
-    from django.core.cache import cache
-
-    cache.clear()
+    progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     page.goto(live_server.url + "/")
     yield page

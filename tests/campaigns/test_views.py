@@ -30,9 +30,7 @@ def prepared_cluster(kube, settings):
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
     views.clear_projections()
-    from django.core.cache import cache
-
-    cache.clear()
+    progress_module.clear_cache()
     yield kube
     kube_module.clear_cache()
 
@@ -368,9 +366,7 @@ class CountingReader:
 
 @pytest.fixture
 def fake_reader(monkeypatch, settings):
-    from django.core.cache import cache
-
-    cache.clear()
+    progress_module.clear_cache()
     settings.HTRFLOW_S3_TIMEOUT = 0.5
     holder = {}
 
