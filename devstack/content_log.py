@@ -8,6 +8,7 @@ about 4 MiB quickly, for tail-reading tests.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
@@ -58,6 +59,20 @@ ADVICE = {
 def log_time(moment: datetime) -> str:
     """Python logging's default time format: ``2026-12-02 10:14:03,512``."""
     return f"{moment:%Y-%m-%d %H:%M:%S},{moment.microsecond // 1000:03d}"
+
+
+_LOG_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}),(\d{3}) ", re.MULTILINE)
+
+
+def last_log_time(text: str) -> datetime | None:
+    """The latest time stamped on a line of ``text`` (as ``log_time`` writes it), or None when no line has one."""
+    latest = None
+    for match in _LOG_TIME.finditer(text):
+        moment = datetime.strptime(match.group(1), "%Y-%m-%d %H:%M:%S").replace(
+            microsecond=int(match.group(2)) * 1000, tzinfo=UTC
+        )
+        latest = moment if latest is None else max(latest, moment)
+    return latest
 
 
 def default_error(stage: str, volume_id: str, *, image_base: str = DEFAULT_IMAGE_BASE, pages_total: int = 0) -> str:
@@ -121,6 +136,11 @@ class RunLogWriter:
         """One logging line, stamped ``after`` seconds (plus a few ms) past the previous one."""
         self.clock += timedelta(seconds=after + self.rng.uniform(0.001, 0.04))
         return f"{log_time(self.clock)} {level} {logger}: {message}\n"
+
+    def continue_after(self, moment: datetime | None) -> None:
+        """Make the next line come after ``moment`` (the last time already in the log), never before it."""
+        if moment is not None:
+            self.clock = max(self.clock, moment if moment.tzinfo else moment.replace(tzinfo=UTC))
 
     def http(self, method: str, url: str, status: str = "200 OK", *, after: float = 0.0) -> str:
         return self.line("INFO", "httpx", f'HTTP Request: {method} {url} "HTTP/1.1 {status}"', after=after)

@@ -27,9 +27,12 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from botocore.exceptions import ClientError
+
 from devstack import content_json as cj
 from devstack import scene_kube as k
 from devstack import scene_store as s
+from devstack.content_log import last_log_time
 from devstack.scene import Scene, failure_reason, queue_objects
 from devstack.scene_model import (
     DONE,
@@ -146,8 +149,19 @@ class Simulator:
         key = (campaign.name, volume.index)
         if key not in self._writers:
             attempt = len(volume.pods)
-            self._writers[key] = s.log_writer(self.scene.where, campaign, volume, now, volume.ok_pages, attempt)
+            writer = s.log_writer(self.scene.where, campaign, volume, now, volume.ok_pages, attempt)
+            self._writers[key] = self._after_written(campaign, volume, writer)
         return self._writers[key]
+
+    def _after_written(self, campaign: Campaign, volume: Volume, writer):
+        """``writer`` set to stamp its lines after the last line already in the volume's log: appended
+        lines' times never go back."""
+        try:
+            written = self.store.get(s.log_key(self.scene.where, campaign, volume)).decode("utf-8", "replace")
+        except ClientError:  # no log yet: nothing to follow
+            written = ""
+        writer.continue_after(last_log_time(written))
+        return writer
 
     def _grow(self, campaign: Campaign, volume: Volume, now: datetime) -> None:
         where = self.scene.where
@@ -159,8 +173,8 @@ class Simulator:
             for key, (content, kind) in s.page_files(where, campaign, volume, page_no).items():
                 self.store.put(key, s.body(content), kind)
         writer = self._writer(campaign, volume, now)
-        writer.clock = now - timedelta(seconds=sum(cj.page_seconds(volume.id, n) for n in range(first, last + 1)))
-        lines = writer.pages(first, last)
+        # The last page finishes about now, but never before the lines the writer has already stamped.
+        lines = writer.pages(first, last, at=now)
         if volume.processed >= volume.pages:
             self._complete(campaign, volume, now, writer, lines)
             return
@@ -239,6 +253,7 @@ class Simulator:
         volume.started_at = volume.started_at or now
         volume.updated_at = now
         writer = s.log_writer(where, campaign, volume, now - timedelta(seconds=5), volume.ok_pages, len(volume.pods))
+        writer = self._after_written(campaign, volume, writer)
         self._writers[(campaign.name, volume.index)] = writer
         self.store.append(s.log_key(where, campaign, volume), writer.opening())
         self._put_progress(campaign, volume)

@@ -524,3 +524,17 @@ def test_a_size_never_exceeds_its_region(region_w, region_h, pattern, a, b, p):
     w, h = parse_size(pattern.format(a=a, b=b, p=p), region_w, region_h)
     assert 0 < w <= region_w
     assert 0 < h <= region_h
+
+
+def test_a_log_writer_continues_after_the_last_time_already_written():
+    from devstack.content_log import RunLogWriter, last_log_time, log_time
+
+    written = "2026-12-02 14:48:38,120 INFO x: b\n  traceback body\n2026-12-02 14:48:30,000 INFO x: a\n"
+    latest = last_log_time(written)
+    assert latest == datetime(2026, 12, 2, 14, 48, 38, 120000, tzinfo=UTC)
+    assert last_log_time("no times here\n") is None
+    writer = RunLogWriter("C1", "p", pages_total=5, start=datetime(2026, 12, 2, 14, 48, 35, tzinfo=UTC))
+    writer.continue_after(latest)
+    text = writer.pages(1, 2, at=datetime(2026, 12, 2, 14, 48, 36, tzinfo=UTC))
+    times = re.findall(r"^(\S+ \S+) ", text, re.MULTILINE)
+    assert times and times == sorted(times) and times[0] > log_time(latest)

@@ -464,6 +464,32 @@ def test_a_step_adds_pages_to_running_volumes(stack):
     assert read(stack, "full", f"{NS}/swe-lines-v2/{volume_id}/alto/{after['pages_done']:04d}.xml")
 
 
+LOG_TIME = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) ", re.MULTILINE)
+
+
+def test_lines_appended_to_a_running_volume_log_never_go_back_in_time(stack):
+    from devstack import scene_store
+    from devstack.scene_model import RUNNING
+
+    where = stack.scene.where
+    running = [(c, v) for c in stack.scene.campaigns.values() for v in c.volumes if v.state == RUNNING]
+    assert running
+    before = {v.id: stack.store.get(scene_store.log_key(where, c, v)).decode() for c, v in running}
+    for _ in range(3):
+        stack.simulator.step()
+    checked = 0
+    for campaign, volume in running:
+        written = before[volume.id]
+        log_text = stack.store.get(scene_store.log_key(where, campaign, volume)).decode()
+        appended = LOG_TIME.findall(log_text[len(written) :])
+        if not appended:
+            continue
+        checked += 1
+        assert appended == sorted(appended), volume.id
+        assert appended[0] >= max(LOG_TIME.findall(written), default=""), volume.id
+    assert checked
+
+
 def test_steps_complete_volumes_finish_a_campaign_and_admit_the_queued_one(stack, batch, core, custom):
     finishing = stack.scene.situations["finishing_soon"]
     queued = job(batch, stack.scene.situations["queued_turn"])
