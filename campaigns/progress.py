@@ -49,7 +49,8 @@ CARD_SENTENCES = {
     SESSION_ENDED: "Your results login has ended, so progress cannot be read; log in again to see it.",
     UNREACHABLE: (
         "The results store could not be reached, so progress is not shown; the volume states above come "
-        "from the cluster and are current."
+        "from the cluster and are current. If it lasts, an operator should check S3_ENDPOINT, S3_VERIFY_TLS "
+        "and that the network policy lets the results proxy reach the store."
     ),
     TIMEOUT: "The results store did not answer in time, so some progress is missing; it is asked again shortly.",
     NO_REASON: (
@@ -95,6 +96,10 @@ class ProgressReport:
     @property
     def card_sentence(self) -> str:
         return CARD_SENTENCES.get(self.card_outcome, "")
+
+    @property
+    def needs_login(self) -> bool:
+        return self.card_outcome in (NO_SESSION, SESSION_ENDED)
 
     def get(self, key: str) -> VolumeProgress | None:
         return self.by_key.get(key)

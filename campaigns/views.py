@@ -258,6 +258,7 @@ class Card:
     volume_bar: VolumeBar
     pages: PageTally
     progress_sentence: str
+    needs_login: bool
     polls: bool
     poll_seconds: int
     commands: list[str]
@@ -422,6 +423,7 @@ def build_card(
         volume_bar=VolumeBar.of(campaign.counts),
         pages=page_tally(plan.active + plan.done, report, running_only=plan.running_only),
         progress_sentence=report.card_sentence if plan.active else "",
+        needs_login=report.needs_login and bool(plan.active),
         polls=not campaign.is_final,
         poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
         commands=operator_commands(campaign),

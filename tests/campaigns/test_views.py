@@ -570,3 +570,12 @@ def test_operator_commands_start_with_those_for_what_is_wrong(cluster, results_c
     assert commands[0] == "kubectl -n kueue-system get pods"
     assert "kubectl -n htr-batch get job no-kueue" in commands
     assert len(commands) == len(set(commands))
+
+
+def test_an_ended_results_login_offers_a_link_to_log_in_again(cluster, results_client, monkeypatch):
+    add_campaign(cluster, "live-one", volume_ids=["C1"], active=1)
+    cluster.put(campaign_pod("live-one", 0))
+    monkeypatch.setattr(progress_module, "_reader", lambda request: None)  # no results session
+    card = card_html(page_text(results_client.get("/")), "live-one")
+    assert progress_module.CARD_SENTENCES[progress_module.NO_SESSION] in card
+    assert 'href="/login?next=/campaigns/htr-batch/live-one">Log in</a>' in card
