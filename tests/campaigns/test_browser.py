@@ -213,3 +213,15 @@ def test_with_javascript_off_the_pages_still_work_through_links(
         assert states and set(states) == {"failed"}
     finally:
         context.close()
+
+
+def test_at_390_px_nothing_but_code_needs_sideways_scrolling(scene, campaigns_page, live_server):
+    campaigns_page.set_viewport_size({"width": 390, "height": 844})
+    name = scene.scene.situations["running_mixed"]
+    for path in ("/", f"/campaigns/htr-batch/{name}"):
+        campaigns_page.goto(live_server.url + path)
+        widest = campaigns_page.evaluate("document.documentElement.scrollWidth")
+        assert widest <= 390, f"{path} is {widest} px wide"
+    what = campaigns_page.locator("table.volume-table tr.vol td.what").first
+    expect(what).to_be_visible()
+    assert what.bounding_box()["width"] > 250  # what happened gets the row's whole width, not a sliver
