@@ -251,6 +251,60 @@ def group_lines(lines: list[LogLine]) -> list[LogGroup]:
     return groups
 
 
+# Lines that are routine progress. A stretch of them shows its HTTP request lines as one "N HTTP requests" row;
+# any other line (a warning, an error and its traceback, the wrapper's retry or end-of-run line) ends the stretch,
+# so nothing is ever folded across it.
+QUIET_KINDS = frozenset({"plain", "http", "model", "resume"})
+HTTP_FOLD_MIN = 2  # a stretch with a single HTTP request line shows it: one row would hide nothing
+
+
+@dataclass
+class LogStretch:
+    """Groups shown together: a stretch of quiet lines (``quiet``), or one group of any other kind.
+
+    A quiet stretch with at least ``HTTP_FOLD_MIN`` HTTP request lines hides them behind one row, placed
+    before the group at ``fold_at`` (where the first of them was); the lines keep their places, numbers and
+    anchors, and show in place when the row is opened."""
+
+    groups: list[LogGroup]
+    quiet: bool
+
+    @property
+    def http_lines(self) -> list[LogLine]:
+        return [line for group in self.groups if group.kind == "http" for line in group.lines]
+
+    @property
+    def folds(self) -> bool:
+        return self.quiet and len(self.http_lines) >= HTTP_FOLD_MIN
+
+    @property
+    def fold_at(self) -> int | None:
+        """Index of the group the "N HTTP requests" row goes before, or None when nothing folds."""
+        if not self.folds:
+            return None
+        return next(index for index, group in enumerate(self.groups) if group.kind == "http")
+
+    @property
+    def fold_label(self) -> str:
+        http = self.http_lines
+        label = f"{len(http)} HTTP requests"
+        if http[0].number is not None and http[-1].number is not None:
+            label += f" · lines {http[0].number}–{http[-1].number}"
+        return label
+
+
+def stretches(groups: list[LogGroup]) -> list[LogStretch]:
+    """``groups`` cut into stretches of quiet groups and single other groups, in order."""
+    result: list[LogStretch] = []
+    for group in groups:
+        quiet = group.kind in QUIET_KINDS
+        if quiet and result and result[-1].quiet:
+            result[-1].groups.append(group)
+        else:
+            result.append(LogStretch([group], quiet))
+    return result
+
+
 def count_lines(data: bytes) -> int:
     return data.count(b"\n")
 

@@ -44,7 +44,7 @@ _ALTO_KEY = re.compile(r"^(?P<prefix>.+)/alto/(?P<page>\d{4,})\.xml$")
 _PAGE_ID = re.compile(r"^\d{1,6}$")
 
 LOG_SENTENCES = {
-    Outcome.FORBIDDEN: "Your store account may not read this run log. Ask for an account that can read this namespace.",
+    Outcome.FORBIDDEN: "Your store account may not read this volume's results, so its run log cannot be shown.",
     Outcome.NOT_FOUND: (
         "There is no run log at this address yet. The volume may not have started, or its log was "
         "written under another address."
@@ -53,12 +53,22 @@ LOG_SENTENCES = {
     Outcome.TIMEOUT: "The results store did not answer in time, so the log cannot be shown. Try again in a minute.",
 }
 ALTO_SENTENCES = {
-    Outcome.FORBIDDEN: "Your store account may not read this page's ALTO file.",
+    Outcome.FORBIDDEN: "Your store account may not read this volume's results, so this page cannot be shown.",
     Outcome.NOT_FOUND: "There is no ALTO file at this address: the page may have failed or not been processed yet.",
     Outcome.UNREACHABLE: "The results store could not be reached, so the page cannot be shown. Try again in a minute.",
     Outcome.TIMEOUT: "The results store did not answer in time, so the page cannot be shown. Try again in a minute.",
 }
 WAITING_LABEL = "waiting for the run log to appear"
+
+
+def _operator_fix(error: StoreError, key: str) -> str:
+    """What an operator can check for a refused read: the account may read other volumes, not this one."""
+    if error.outcome is not Outcome.FORBIDDEN:
+        return ""
+    return (
+        f"the store's policy for this account denies reading {key}. If this person should see this "
+        "volume, allow the account that prefix."
+    )
 
 
 class _LoginAgain(Exception):
@@ -288,7 +298,10 @@ def _opening_anchor(lines: list[runlog.LogLine], ended: str | None, at: int | No
 
 
 def _lines_context(lines: list[runlog.LogLine]) -> dict:
-    return {"groups": runlog.group_lines(lines), "errors": [line for line in lines if line.is_error]}
+    return {
+        "stretches": runlog.stretches(runlog.group_lines(lines)),
+        "errors": [line for line in lines if line.is_error],
+    }
 
 
 @vary_on_headers("HX-Request")
@@ -305,7 +318,7 @@ def log_view(request, target: Target):
     before = None if (line or at) else _positive_int(request.GET.get("before"))
     place = line or at or before  # a part of the log was asked for rather than its end
     summary = _manifest_summary(request, reader, target.base, manifest_address) if manifest_address else None
-    base_context = _log_context(target, manifest_address, summary, query)
+    base_context = {**_log_context(target, manifest_address, summary, query), "live": live}
     try:
         if query.strip():
             return _log_search_page(request, target, base_context)
@@ -324,7 +337,15 @@ def log_view(request, target: Target):
             return _waiting_page(request, base_context)
         sentence = _sentence(error, LOG_SENTENCES)
         follow = base_context["tail_url"] if error.outcome is Outcome.NOT_FOUND else ""
-        return _problem_page(request, "Run log", sentence, status=error.status, address=address, follow_url=follow)
+        return _problem_page(
+            request,
+            "Run log",
+            sentence,
+            _operator_fix(error, key),
+            status=error.status,
+            address=address,
+            follow_url=follow,
+        )
     state = _log_state(window, live)
     # A tail read always reaches the end of the log (less a line still being written), so it can follow.
     following = live and not state["ended"] and not place
@@ -441,7 +462,7 @@ def _wait_sentence(delay: int) -> str:
 def _poll_waiting(request, address: str, waits: int):
     delay = min(POLL_SECONDS * (waits + 1), WAIT_MAX_SECONDS)
     context = {
-        "groups": [],
+        "stretches": [],
         "wait_sentence": _wait_sentence(delay),
         "state": {"label": WAITING_LABEL},
         "poll_url": _poll_url(address, 0, 1, waits=waits),
@@ -456,7 +477,7 @@ def _poll_failed(request, address, after, number, failures, sentence):
         return _poll_response(request, {"stopped": stopped, "state": {"label": "stopped"}}, stop=True)
     delay = min(POLL_SECONDS * 2**failures, 60)
     context = {
-        "groups": [],
+        "stretches": [],
         "retry_sentence": f"{sentence} Trying again in {delay} s.",
         "state": {"label": "live · reading failed"},
         "poll_url": _poll_url(address, after, number, failures),
@@ -496,13 +517,22 @@ def log_earlier(request, target: Target):
     return render(request, "viewers/log_earlier.html", context)
 
 
+SEARCH_END_BYTES = 64 * 1024  # the end of a searched log read again to tell whether the run has ended
+
+
 def _log_search_page(request, target: Target, base_context: dict):
+    """Search results for the whole log, with the run's status as on the log page: a live log keeps
+    growing, so the page says the search covers it as of now."""
     blob = target.reader.get(target.key, max_bytes=WHOLE_LOG_LIMIT)
+    end, start = runlog.cut_at_line_start(blob.body[-SEARCH_END_BYTES:], max(0, len(blob.body) - SEARCH_END_BYTES))
+    window = LogWindow(runlog.split_lines(end, start, None), start, len(blob.body), blob.size, blob.last_modified)
+    state = _log_state(window, base_context["live"])
     context = {
         **base_context,
         "result": runlog.search(blob.body, base_context["query"]),
         "partial": not blob.complete,
-        "state": {"label": ""},
+        "state": state,
+        "searched_at": datetime.now(UTC).strftime("%H:%M:%S UTC") if not state["ended"] else "",
     }
     return render(request, "viewers/log_search.html", context)
 
@@ -605,8 +635,9 @@ def alto_view(request, target: Target):
     try:
         blob, page, parse_problem = _read_alto(reader, key)
     except StoreError as error:
+        sentence = _sentence(error, ALTO_SENTENCES)
         return _problem_page(
-            request, "ALTO page", _sentence(error, ALTO_SENTENCES), status=error.status, address=address
+            request, "ALTO page", sentence, _operator_fix(error, key), status=error.status, address=address
         )
     location = _ALTO_KEY.match(key)
     image = _page_image(reader, base, key, location) if location else {"problem": ""}

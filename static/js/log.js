@@ -21,8 +21,11 @@
   function scrollToLine(target) {
     var line = target && target.closest(".log-line");
     if (!line) return;
-    var run = line.closest("details");
-    if (run && !run.open) run.open = true;
+    if (line.classList.contains("kind-http")) {
+      var stretch = line.closest(".log-stretch");
+      var fold = stretch && stretch.querySelector(":scope > details.http-fold");
+      if (fold && !fold.open) fold.open = true;
+    }
     view.scrollTop += fromViewTop(line) - view.clientHeight / 3;
     document.querySelectorAll(".log-line.is-target").forEach(function (el) { el.classList.remove("is-target"); });
     line.classList.add("is-target");
@@ -91,15 +94,27 @@
 
   function updateErrorCount() {
     var count = document.getElementById("log-error-count");
-    var n = errors().length;
-    if (count) count.textContent = n + " error line" + (n === 1 ? "" : "s") + " shown";
-    document.getElementById("next-error").disabled = n === 0;
-    document.getElementById("prev-error").disabled = n === 0;
+    var list = errors();
+    var n = list.length;
+    if (count) {
+      count.textContent = "";
+      if (n === 0) {
+        count.textContent = "No errors in the lines shown";
+      } else {
+        var first = list[0];
+        var link = document.createElement("a");
+        var number = lineNumber(first);
+        link.href = "#" + first.id;
+        link.textContent = number ? "line " + number : "byte " + first.id.replace(/^at/, "");
+        count.append(n + " error" + (n === 1 ? "" : "s") + " · " + (n > 1 ? "first at " : ""), link);
+      }
+    }
+    document.querySelectorAll(".needs-errors").forEach(function (button) { button.hidden = n === 0; });
   }
 
-  // --- HTTP request runs: one "N HTTP requests" row each, opened in place ----------------------
-  // The server groups each run it sends; a run split between two answers (live lines, earlier
-  // lines) is joined here so the page never shows two such rows one after the other.
+  // --- HTTP requests: within a stretch of ordinary lines they hide behind one "N HTTP requests" row,
+  // placed where the first of them is, and show in place when it is opened. The server folds each
+  // stretch it sends; a stretch split between two answers (live lines, earlier lines) is joined here.
   var lines = document.getElementById("log-lines");
 
   function lineNumber(line) {
@@ -107,56 +122,61 @@
     return match ? Number(match[1]) : null;
   }
 
-  function labelHttpRun(run) {
-    var rows = run.querySelectorAll(".log-line");
-    var first = lineNumber(rows[0]);
-    var last = lineNumber(rows[rows.length - 1]);
-    run.querySelector(".http-label").textContent = rows.length + " HTTP requests" +
-      (first && last ? " · lines " + first + "–" + last : "");
-  }
-
-  function asHttpRun(group) {
-    if (group.tagName === "DETAILS") return group;
-    var run = document.createElement("details");
-    run.className = "log-group group-http";
+  function newFold() {
+    var fold = document.createElement("details");
+    fold.className = "http-fold";
     var summary = document.createElement("summary");
     summary.className = "http-summary";
     var label = document.createElement("span");
     label.className = "http-label";
     summary.appendChild(label);
-    run.appendChild(summary);
-    while (group.firstChild) run.appendChild(group.firstChild);
-    group.replaceWith(run);
-    return run;
+    fold.appendChild(summary);
+    return fold;
   }
 
-  function joinHttpRuns() {
-    var group = lines.firstElementChild;
-    while (group) {
-      var next = group.nextElementSibling;
-      if (next && group.classList.contains("group-http") && next.classList.contains("group-http")) {
-        var run = asHttpRun(group);
-        var wasOpen = run.open || next.open;
-        next.querySelectorAll(".log-line").forEach(function (line) { run.appendChild(line); });
+  // Put a stretch's fold row before its first HTTP request line, with the count and the lines it spans.
+  function refold(stretch, open) {
+    var requests = stretch.querySelectorAll(".kind-http");
+    var fold = stretch.querySelector(":scope > details.http-fold");
+    if (requests.length < 2) {
+      if (fold) fold.remove();
+      return;
+    }
+    if (!fold) fold = newFold();
+    fold.open = open || fold.open;
+    stretch.insertBefore(fold, requests[0].closest(".log-group"));
+    var first = lineNumber(requests[0]);
+    var last = lineNumber(requests[requests.length - 1]);
+    fold.querySelector(".http-label").textContent = requests.length + " HTTP requests" +
+      (first && last ? " · lines " + first + "–" + last : "");
+  }
+
+  function joinStretches() {
+    var part = lines.firstElementChild;
+    while (part) {
+      var next = part.nextElementSibling;
+      if (next && part.classList.contains("log-stretch") && next.classList.contains("log-stretch")) {
+        var nextFold = next.querySelector(":scope > details.http-fold");
+        var open = Boolean(nextFold && nextFold.open);
+        if (nextFold) nextFold.remove();
+        while (next.firstChild) part.appendChild(next.firstChild);
         next.remove();
-        run.open = wasOpen;
-        labelHttpRun(run);
-        group = run;
+        refold(part, open);
       } else {
-        group = next;
+        part = next;
       }
     }
   }
 
   var httpToggle = document.getElementById("toggle-http");
   function offerHttpToggle() {
-    httpToggle.hidden = !lines.querySelector("details.group-http");
+    httpToggle.hidden = !lines.querySelector("details.http-fold");
   }
   httpToggle.addEventListener("click", function () {
     var open = httpToggle.getAttribute("aria-pressed") !== "true";
     httpToggle.setAttribute("aria-pressed", String(open));
-    httpToggle.textContent = open ? "Collapse HTTP requests" : "Expand HTTP requests";
-    lines.querySelectorAll("details.group-http").forEach(function (run) { run.open = open; });
+    httpToggle.textContent = open ? "Hide HTTP requests" : "Show HTTP requests";
+    lines.querySelectorAll("details.http-fold").forEach(function (fold) { fold.open = open; });
   });
 
   // --- numbers for a log too large to count when it opened ------------------------------------
@@ -179,7 +199,7 @@
       link.setAttribute("href", "#L" + number);
       link.setAttribute("aria-label", "Line " + number);
     });
-    lines.querySelectorAll("details.group-http").forEach(labelHttpRun);
+    lines.querySelectorAll(".log-stretch").forEach(function (stretch) { refold(stretch, false); });
     var banner = document.getElementById("log-unnumbered");
     if (banner) banner.hidden = true;
   }
@@ -199,9 +219,12 @@
     if (source.closest && source.closest("#log-earlier")) keepFromBottom = view.scrollHeight - view.scrollTop;
   });
   document.body.addEventListener("htmx:afterSettle", function () {
-    joinHttpRuns();
+    joinStretches();
     numberFromStart();
     offerHttpToggle();
+    if (httpToggle.getAttribute("aria-pressed") === "true") {
+      lines.querySelectorAll("details.http-fold").forEach(function (fold) { fold.open = true; });
+    }
     if (keepFromBottom !== null) {
       view.scrollTop = view.scrollHeight - keepFromBottom;
       keepFromBottom = null;

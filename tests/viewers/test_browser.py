@@ -87,22 +87,29 @@ def test_live_mode_waits_for_the_log_then_appends_lines_and_stops_at_the_end(pag
     store.append(key, http_line(3) + http_line(4))
     store.append(key, "2026-12-02 10:00:05,000 INFO htrflow.wrapper: [V1] page 0001 ok in 6.1s\n")
     page.locator("#L6").wait_for(timeout=10_000)
-    # Requests that arrived in two polls are one row, in place between the lines around them.
-    runs = page.locator("details.group-http")
+    # Requests that arrived in two polls are one row, placed where the first of them was.
+    runs = page.locator("details.http-fold")
     expect(runs).to_have_count(1)
     expect(runs.locator("summary")).to_have_text("4 HTTP requests · lines 2–5")
     assert "page 0001 ok" in page.locator("#L6").inner_text()
+    store.append(key, http_line(6) + "2026-12-02 10:00:08,000 INFO htrflow.wrapper: [V1] page 0002 ok in 2.1s\n")
+    page.locator("#L8").wait_for(state="attached", timeout=10_000)
+    # A lone request between page lines, arriving later, joins the same row; nothing else is hidden.
+    expect(runs).to_have_count(1)
+    expect(runs.locator("summary")).to_have_text("5 HTTP requests · lines 2–7")
+    expect(page.locator("#L7")).to_be_hidden()
+    expect(page.locator("#L8")).to_be_visible()
     store.append(
         key,
         "2026-12-02 10:00:09,000 INFO htrflow.wrapper: [V1] COMPLETE 1 pages (1 processed, 0 failed) "
         "in 9.0s, viewer: https://x/iiif.json\n",
     )
-    page.locator("#L7").wait_for(timeout=10_000)
+    page.locator("#L9").wait_for(timeout=10_000)
     expect(page.locator("#log-status")).to_have_text("finished", timeout=10_000)
     assert page.locator("#log-live[hx-get]").count() == 0
     store.append(key, "2026-12-02 10:00:20,000 INFO after the end\n")
     page.wait_for_timeout(2500)  # two poll intervals and more: nothing may arrive once stopped
-    assert page.locator("#L8").count() == 0
+    assert page.locator("#L10").count() == 0
 
 
 def test_http_runs_open_in_place_links_into_them_open_them_and_errors_are_one_click_apart(page, site, store):
@@ -117,8 +124,10 @@ def test_http_runs_open_in_place_links_into_them_open_them_and_errors_are_one_cl
     )
     store.put(site["base"] + ".txt", text)
     page.goto(log_page(site))
-    run = page.locator("details.group-http")
+    run = page.locator("details.http-fold")
     expect(run.locator("summary")).to_have_text("12 HTTP requests · lines 2–13")
+    expect(page.locator("#log-error-count")).to_have_text("2 errors · first at line 14")
+    expect(page.locator("#prev-error")).to_be_visible()
     assert not page.locator("#L5").is_visible()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#log-view").evaluate("el => el.scrollTop = 0")
@@ -339,3 +348,24 @@ def test_a_refused_address_shows_its_sentence(page, site):
     assert "not under the results base" in page.locator("#viewer-problem").inner_text()
     page.goto(f"{site['url']}/alto?src={quote('https://evil.example/results/a/b.xml', safe='')}")
     assert "points at evil.example" in page.locator("#viewer-problem").inner_text()
+
+
+def test_without_errors_the_error_buttons_are_hidden_and_a_link_opens_an_interleaved_request(page, site, store):
+    text = "".join(
+        http_line(n) + f"2026-12-02 10:01:{n:02d},000 INFO htrflow.wrapper: [V1] page {n:04d} ok in 2.0s\n"
+        for n in range(1, 6)
+    )
+    store.put(site["base"] + ".txt", text)
+    page.goto(log_page(site) + "#L5")
+    expect(page.locator("#log-error-count")).to_have_text("No errors in the lines shown")
+    expect(page.locator("#prev-error")).to_be_hidden()
+    expect(page.locator("#next-error")).to_be_hidden()
+    fold = page.locator("details.http-fold")
+    expect(fold.locator("summary")).to_have_text("5 HTTP requests · lines 1–9")
+    expect(fold).to_have_attribute("open", "")  # the link named a folded line, so its row opened
+    expect(page.locator("#L3")).to_be_visible()
+    page.goto(log_page(site))
+    expect(page.locator("#L3")).to_be_hidden()
+    expect(page.locator("#L4")).to_be_visible()
+    y = {n: page.locator(f"#L{n}").bounding_box()["y"] for n in (2, 4, 6)}
+    assert y[2] < y[4] < y[6], "only the requests are hidden; the page lines stay in order"

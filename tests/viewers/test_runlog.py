@@ -68,6 +68,22 @@ def test_http_noise_collapses_and_an_error_keeps_its_traceback():
     assert groups[4].lines[-1].text == "RuntimeError: image fetch failed: HTTP 404"
 
 
+def test_quiet_lines_make_one_stretch_whose_http_lines_fold_and_other_lines_end_it():
+    stretches = runlog.stretches(runlog.group_lines(lines()))
+    assert [(s.quiet, [g.kind for g in s.groups]) for s in stretches] == [
+        (True, ["resume", "model", "http"]),
+        (False, ["warning"]),
+        (False, ["error"]),
+        (False, ["finished"]),
+    ]
+    first = stretches[0]
+    assert first.folds and first.fold_at == 2 and first.fold_label.startswith("3 HTTP requests · lines ")
+    request = b'2026-01-01 10:00:00,1 INFO httpx: HTTP Request: GET https://x "HTTP/1.1 200 OK"\n'
+    lone = runlog.split_lines(request, 0, 1)
+    (single,) = runlog.stretches(runlog.group_lines(lone))
+    assert not single.folds and single.fold_at is None
+
+
 def test_model_loading_lines_stay_together():
     text = (
         b"2026-01-01 10:00:00,1 INFO htrflow.models: Loading yolo model a from /data/models\n"

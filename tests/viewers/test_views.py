@@ -79,7 +79,13 @@ def test_a_missing_log_has_its_own_sentence_and_offers_to_wait_for_it(results_cl
 def test_an_account_that_may_not_read_gets_told(client, store, session_key_file, volume):
     login_as(client, store.accounts["outsider"])
     response = client.get("/log", {"log": volume["log"]})
-    assert response.status_code == 403 and "may not read this run log" in response.content.decode()
+    page = response.content.decode()
+    assert response.status_code == 403 and "may not read this volume&#x27;s results" in page
+    assert "namespace" not in page  # the account may read the namespace, only not this volume
+    fix = re.search(r'<p class="viewer-fix">(.*?)</p>', page, re.S)
+    assert fix and "policy for this account denies" in fix.group(1) and "V1.txt" in fix.group(1)
+    alto = client.get("/alto", {"src": volume["alto"]}).content.decode()
+    assert "may not read this volume&#x27;s results" in alto and "policy for this account denies" in alto
 
 
 @pytest.fixture
@@ -200,7 +206,7 @@ def failing_reader(monkeypatch, outcome):
     [
         (reader_module.Outcome.UNREACHABLE, 502, "could not be reached"),
         (reader_module.Outcome.TIMEOUT, 504, "did not answer in time"),
-        (reader_module.Outcome.FORBIDDEN, 403, "may not read this run log"),
+        (reader_module.Outcome.FORBIDDEN, 403, "may not read this volume&#x27;s results"),
     ],
 )
 def test_each_store_failure_has_its_own_sentence(results_client, volume, monkeypatch, outcome, status, words):
@@ -296,23 +302,52 @@ def http_line(n: int) -> str:
     return f'2026-12-02 10:00:{n:02d},000 INFO httpx: HTTP Request: GET https://img/{n}.jpg "HTTP/1.1 200 OK"\n'
 
 
-def test_http_request_runs_collapse_in_place_and_keep_their_line_numbers(results_client, store, volume):
+def page_line(n: int, level: str = "INFO") -> str:
+    return f"2026-12-02 10:01:{n:02d},000 {level} htrflow.wrapper: [V1] page {n:04d} ok in 6.1s\n"
+
+
+def fold_rows(page: str) -> list[str]:
+    row = r'<details class="http-fold"><summary class="http-summary"><span class="http-label">(.*?)</span>'
+    return re.findall(row, page)
+
+
+def test_http_requests_between_ordinary_lines_fold_into_one_row_where_the_first_was(results_client, store, volume):
     text = (
         "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] stream: 4 pages\n"
         + "".join(http_line(n) for n in range(1, 6))
-        + "2026-12-02 10:00:09,000 INFO htrflow.wrapper: [V1] page 0001 ok in 6.1s\n"
+        + page_line(7)
         + http_line(10)
-        + "2026-12-02 10:00:11,000 INFO htrflow.wrapper: [V1] page 0002 ok in 6.1s\n"
+        + page_line(9)
+        + http_line(12)
+        + page_line(11)
     )
     store.put(volume["base"] + ".txt", text)
     page = results_client.get("/log", {"log": volume["log"]}).content.decode()
-    runs = re.findall(r'<details class="log-group group-http">(.*?)</details>', page, re.S)
-    assert len(runs) == 1, "five requests in a row make one row; a lone request stays a line"
-    assert "5 HTTP requests · lines 2–6" in runs[0]
-    assert re.findall(r'id="L(\d+)"', runs[0]) == ["2", "3", "4", "5", "6"]
+    assert fold_rows(page) == ["7 HTTP requests · lines 2–10"], "lone requests between page lines fold too"
     everywhere = [int(n) for n in re.findall(r'class="log-line[^"]*" id="L(\d+)"', page)]
-    assert everywhere == list(range(1, 10)), "every line keeps its place and number, collapsed or not"
-    assert page.index('id="L1"') < page.index("5 HTTP requests") < page.index('id="L7"')
+    assert everywhere == list(range(1, 12)), "every line keeps its place and number, folded or not"
+    assert page.index('id="L1"') < page.index("7 HTTP requests") < page.index('id="L2"')
+    assert page.count('class="log-stretch"') == 1, "ordinary lines and requests are one stretch"
+
+
+def test_http_requests_never_fold_across_a_warning_or_an_error(results_client, store, volume):
+    text = (
+        http_line(1)
+        + http_line(2)
+        + page_line(3, "WARNING")
+        + http_line(4)
+        + page_line(5)
+        + http_line(6)
+        + page_line(7, "ERROR")
+        + http_line(8)
+        + page_line(9)
+    )
+    store.put(volume["base"] + ".txt", text)
+    page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert fold_rows(page) == ["2 HTTP requests · lines 1–2", "2 HTTP requests · lines 4–6"]
+    warning, error = page.index('id="L3"'), page.index('id="L7"')
+    assert page.index("lines 1–2") < warning < page.index("lines 4–6") < error
+    assert re.search(r'<div class="log-group group-http"><div class="log-line kind-http" id="L8"', page)
 
 
 def test_live_mode_waits_for_a_log_that_has_not_appeared_yet(results_client, store, volume):
@@ -457,3 +492,30 @@ def test_a_page_with_very_many_lines_draws_only_the_first_ones_and_says_so(resul
     page = results_client.get("/alto", {"src": volume["alto"]}).content.decode()
     assert page.count("<polygon ") == 4
     assert "This page has 9 text lines; only the first 4 are drawn and listed here, 5 more are not." in page
+
+
+def error_bar(page: str) -> str:
+    return re.search(r'<span id="log-error-count">(.*?)</span>', page, re.S).group(1)
+
+
+def test_the_toolbar_says_how_many_errors_and_links_the_first(results_client, store, volume):
+    store.put(volume["base"] + ".txt", page_line(1) + page_line(2, "ERROR") + page_line(3))
+    one = error_bar(results_client.get("/log", {"log": volume["log"]}).content.decode())
+    assert re.sub(r"<[^>]+>", "", one) == "1 error · line 2" and 'href="#L2"' in one
+    store.put(volume["base"] + ".txt", page_line(1) + page_line(2, "ERROR") + page_line(3, "ERROR"))
+    several = error_bar(results_client.get("/log", {"log": volume["log"]}).content.decode())
+    assert re.sub(r"<[^>]+>", "", several) == "2 errors · first at line 2" and 'href="#L2"' in several
+    store.put(volume["base"] + ".txt", page_line(1))
+    page = results_client.get("/log", {"log": volume["log"]}).content.decode()
+    assert error_bar(page) == "No errors in the lines shown" and "Errors:" not in page
+
+
+def test_a_search_of_a_live_log_keeps_its_status_and_says_it_covers_the_log_as_of_now(results_client, store, volume):
+    store.put(volume["base"] + ".txt", page_line(1) + page_line(2))
+    page = results_client.get("/log", {"log": volume["log"], "live": "1", "q": "page 0002"}).content.decode()
+    status = re.search(r'<span id="log-status" class="log-status status-live">(.*?)</span>', page)
+    assert status and re.fullmatch(r"live · updated \d+ s ago", status.group(1))
+    assert 'id="search-as-of"' in page and '<input type="hidden" name="live" value="1">' in page
+    store.put(volume["base"] + ".txt", volume["text"])
+    ended = results_client.get("/log", {"log": volume["log"], "live": "1", "q": "page"}).content.decode()
+    assert 'class="log-status status-finished">finished<' in ended and 'id="search-as-of"' not in ended
