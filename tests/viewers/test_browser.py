@@ -369,3 +369,14 @@ def test_without_errors_the_error_buttons_are_hidden_and_a_link_opens_an_interle
     expect(page.locator("#L4")).to_be_visible()
     y = {n: page.locator(f"#L{n}").bounding_box()["y"] for n in (2, 4, 6)}
     assert y[2] < y[4] < y[6], "only the requests are hidden; the page lines stay in order"
+
+
+def test_the_alto_page_on_a_phone_ends_where_its_content_ends(page, site):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site['url']}/alto?src={quote(site['alto'], safe='')}")
+    expect(page.locator("#alto-text .alto-line").first).to_be_visible()
+    page_height = page.evaluate("document.documentElement.scrollHeight")
+    content_end = page.evaluate("document.querySelector('.alto-extra').getBoundingClientRect().bottom + scrollY")
+    assert page_height - content_end < 120, "nothing below the downloads may take space"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "alto-390.png"), full_page=True)
