@@ -19,8 +19,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def campaigns_page(scene, live_server, page, settings, session_key_file):
-    """A logged-in browser on the campaign list, with snapshots short enough to see the simulator move."""
+def campaigns_page(scene, live_server, page, settings, session_key_file, monkeypatch):
+    """A logged-in browser on the campaign list, with snapshots and card polls short enough to see the
+    simulator move without long waits."""
+    monkeypatch.setattr(views, "POLL_SECONDS", 2)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
@@ -103,7 +105,7 @@ def test_running_cards_poll_finished_ones_do_not_and_open_details_stay_open(scen
     job["status"]["conditions"] = [{"type": "Complete", "status": "True"}]
     scene.kube.put(job)
     scene.kube.delete("v1", "Pod", "htr-batch", campaign_pod(name, 1)["metadata"]["name"])
-    campaigns_page.wait_for_timeout(600)  # past the snapshot's age, then ask at once rather than in 5 s
+    campaigns_page.wait_for_timeout(600)  # past the snapshot's age, then ask at once rather than at the next poll
     campaigns_page.evaluate(f"htmx.trigger(document.getElementById('card-htr-batch--{name}'), 'poll-now')")
     finished = card(campaigns_page, scene, "succeeded")
     expect(finished).to_be_visible()
@@ -115,7 +117,7 @@ def test_running_cards_poll_finished_ones_do_not_and_open_details_stay_open(scen
     expect(details).to_contain_text("kubectl -n htr-batch get job")
     polled = []
     campaigns_page.on("request", lambda request: polled.append(request.url) if "/card" in request.url else None)
-    campaigns_page.wait_for_timeout(6_000)  # one poll period and a bit: running cards ask, finished ones do not
+    campaigns_page.wait_for_timeout(2_600)  # one poll period and a bit: running cards ask, finished ones do not
     assert not [url for url in polled if f"/{scene.scene.situations['succeeded']}/card" in url]
     assert [url for url in polled if f"/{scene.scene.situations['running_mixed']}/card" in url]
     expect(card(campaigns_page, scene, "running_mixed").locator("details.ops")).to_have_attribute("open", "")
