@@ -67,7 +67,7 @@ def _operator_fix(error: StoreError, key: str) -> str:
         return ""
     return (
         f"the store's policy for this account denies reading {key}. If this person should see this "
-        "volume, allow the account that prefix."
+        "volume, let the account read its prefix."
     )
 
 
