@@ -252,6 +252,7 @@ class QueueState:
     priority_class: str = ""
     ahead: int | None = None  # pending workloads before it in the same ClusterQueue, None = unknown
     holders: list[str] = field(default_factory=list)  # workloads holding the queue's quota
+    ahead_names: list[str] = field(default_factory=list)  # Jobs of the pending workloads that go first
     pending_in_queue: int | None = None  # the ClusterQueue's own count of pending workloads (all namespaces)
     fits: list[ResourceFit] = field(default_factory=list)
     message: str = ""  # Kueue's own words, bounded
@@ -268,6 +269,7 @@ class QueueState:
             "priorityClass": self.priority_class,
             "ahead": self.ahead,
             "holders": list(self.holders),
+            "aheadJobs": list(self.ahead_names),
             "pendingInQueue": self.pending_in_queue,
             "resources": [
                 {"resource": f.resource, "requested": f.requested, "quota": f.quota, "fits": f.fits} for f in self.fits

@@ -782,11 +782,16 @@ def _fill_failures_from_status_records(campaign: Campaign, index: _Index, parts:
                 volume.reason = _record_reason(stored[volume.id], final=True)
 
 
+_PAGE_ERROR_RE = re.compile(r"^page \d{1,6}:")
+
+
 def _record_reason(text: str, final: bool) -> VolumeReason:
+    """A reason kept in a status record: its text only; a page's error was written while processing pages."""
     kind = classify_text(text)
     if kind == "transient" and final:
         kind = "transient_final"
-    return VolumeReason(error=bounded(text), kind=kind, source="record")
+    stage = "stream" if _PAGE_ERROR_RE.match(text or "") else None
+    return VolumeReason(stage=stage, error=bounded(text), kind=kind, source="record")
 
 
 def _record_info(record: dict) -> RecordInfo:
@@ -1007,7 +1012,7 @@ def _queue_state(snapshot: Snapshot, index: _Index, job: dict, now: datetime) ->
         state.kind = "never_fits"
         return state
     state.kind = "waiting"
-    state.ahead, state.holders = _queue_position(index, snapshot, workload, state.cluster_queue)
+    state.ahead, state.holders, state.ahead_names = _queue_position(index, snapshot, workload, state.cluster_queue)
     cluster_queue = index.cluster_queues.get(state.cluster_queue)
     if cluster_queue is not None and isinstance(_get(cluster_queue, "status", "pendingWorkloads"), int):
         state.pending_in_queue = max(0, _int(_get(cluster_queue, "status", "pendingWorkloads"), 0))
@@ -1089,8 +1094,11 @@ def _holds_quota(workload: dict) -> bool:
     )
 
 
-def _queue_position(index: _Index, snapshot: Snapshot, workload: dict, cluster_queue: str) -> tuple[int, list[str]]:
-    """How many pending workloads of the same ClusterQueue go first, and who holds its quota.
+def _queue_position(
+    index: _Index, snapshot: Snapshot, workload: dict, cluster_queue: str
+) -> tuple[int, list[str], list[str]]:
+    """How many pending workloads of the same ClusterQueue go first, who holds its quota, and the
+    Jobs of those that go first.
 
     Kueue orders by priority, then by creation: a higher priority goes first whenever it came, an
     equal one if it was created earlier. Only this namespace's Workloads are visible here.
@@ -1100,6 +1108,7 @@ def _queue_position(index: _Index, snapshot: Snapshot, workload: dict, cluster_q
     mine_name = _name(workload)
     ahead = 0
     holders = []
+    ahead_names = []
     for other in _list(snapshot.workloads):
         if not isinstance(other, dict) or _name(other) == mine_name:
             continue
@@ -1116,7 +1125,8 @@ def _queue_position(index: _Index, snapshot: Snapshot, workload: dict, cluster_q
         earlier = created is not None and mine_created is not None and created < mine_created
         if priority > mine_priority or (priority == mine_priority and earlier):
             ahead += 1
-    return ahead, sorted(holders)
+            ahead_names.append(_owner_job_name(other))
+    return ahead, sorted(holders), sorted(ahead_names)
 
 
 def _owner_job_name(workload: dict) -> str:

@@ -111,6 +111,8 @@ def volume_sentence(volume: Volume, namespace: str = "", held: bool = False) -> 
     ``held``: the campaign itself is queued or paused, so a pending volume waits for the campaign.
     """
     namespace = namespace or volume.namespace
+    if volume.reason is not None and volume.state == "active" and not volume.waiting_for_cache:
+        return running_again_sentence(volume, namespace)
     if volume.reason is not None and volume.state in ("failed", "active", "pending", "unknown"):
         final = volume.state == "failed"
         return reason_sentence(volume.reason, final=final, volume=volume, namespace=namespace)
@@ -144,6 +146,43 @@ def volume_sentence(volume: Volume, namespace: str = "", held: bool = False) -> 
     return Sentence("State not known: the campaign's Job is gone or did not report this volume.", tone="idle")
 
 
+# What the previous attempt did, in the past tense, per failure class (for a volume running again).
+_PREVIOUS_ATTEMPT = {
+    "config": "could not start because the batch settings were incomplete",
+    "setup_permanent": "could not read the volume's IIIF manifest",
+    "verify": "left some pages missing or failed",
+    "sigterm": "was stopped from outside (a node drain or a pause)",
+    "deadline": "ran out of its time budget",
+    "oom": "ran out of memory and was killed",
+    "evicted": "was evicted from its node",
+    "warmup_marker": "gave up waiting for the model cache",
+}
+# Classes where another attempt fails the same way unless someone fixes the cause.
+_REPEATS_UNLESS_FIXED = ("config", "setup_permanent", "permanent")
+
+
+def running_again_sentence(volume: Volume, namespace: str = "") -> Sentence:
+    """A volume whose earlier attempt failed and that runs again now: the failure is in the past."""
+    reason = volume.reason or VolumeReason()
+    if volume.attempts > 0:
+        attempt = f"attempt {volume.attempts + 1} of {volume.retry_limit + 1}"
+        text = f"Running again ({attempt}): the previous attempt "
+    else:
+        text = "Running again: the previous attempt "
+    during = f" while {stage_words(reason.stage)}" if reason.stage else ""
+    quote = "" if reason.kind in ("deadline", "oom", "sigterm", "warmup_marker") else _quote(reason)
+    text += _PREVIOUS_ATTEMPT.get(reason.kind, f"failed{during}") + f"{quote}."
+    if reason.kind in _REPEATS_UNLESS_FIXED:
+        text += " This attempt will most likely fail the same way until the cause is fixed."
+        tone = "warn"
+    else:
+        text += " It resumes from its finished pages; nothing to do."
+        tone = "info"
+    return Sentence(
+        text, detail=_reason_detail(reason, volume), commands=_reason_commands(reason, namespace), tone=tone
+    )
+
+
 def reason_sentence(
     reason: VolumeReason,
     final: bool,
@@ -156,6 +195,26 @@ def reason_sentence(
     return Sentence(
         text, detail=_reason_detail(reason, volume), commands=_reason_commands(reason, namespace), tone=tone
     )
+
+
+_REQUEST_ID_RE = re.compile(r"\s*\(?\bRequest ID:\s*[^)\s]*\)?\.?", re.IGNORECASE)
+
+
+def trimmed_message(text: str, limit: int) -> str:
+    """An error message fit to quote: request ids dropped, cut after a whole sentence when one fits.
+
+    A cut text ends with a single " (…)", so a sentence around it can still end with its own full stop.
+    """
+    text = " ".join(_REQUEST_ID_RE.sub(" ", text or "").split())
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    sentence_end = max(head.rfind(". "), head.rfind("; "))
+    if sentence_end >= limit // 3:
+        return head[:sentence_end] + " (…)"
+    word_end = head.rfind(" ")
+    cut = head[:word_end] if word_end >= limit // 2 else head[: limit - 4]
+    return cut.rstrip(" .,;:") + " (…)"
 
 
 def _quote(reason: VolumeReason) -> str:
@@ -271,13 +330,14 @@ def _warmup_marker_reason(reason, final, volume):
 
 
 def _unknown_reason(reason, final, volume):
-    if reason.stage:
-        head = f"The volume stopped while {stage_words(reason.stage)}{_quote(reason)}."
-    else:
-        head = f"The volume stopped{_quote(reason)}."
+    """A failure of no known class: said in the past tense, with its stage when the reason has one."""
+    during = f" while {stage_words(reason.stage)}" if reason.stage else ""
     if final:
-        return f"{head} {FINAL_ADVICE} Its run log may tell more.", "bad"
-    return f"{head} It is tried again automatically; its run log may tell more.", "warn"
+        return f"Its last attempt failed{during}{_quote(reason)}. {FINAL_ADVICE} Its run log may tell more.", "bad"
+    return (
+        f"An attempt failed{during}{_quote(reason)}. It is tried again automatically; its run log may tell more.",
+        "warn",
+    )
 
 
 _REASON_WRITERS = {
@@ -405,8 +465,8 @@ def warmup_sentence(warmup: Warmup, namespace: str = "") -> Sentence:
             tone="warn",
         )
     if warmup.state == "failed":
-        message = bounded(warmup.message, QUOTE_LIMIT)
-        said = f": {message}" if message else ""
+        message = trimmed_message(warmup.message, QUOTE_LIMIT)
+        said = f": {message.rstrip('.')}" if message else ""
         if warmup.reason is not None and warmup.reason.permanent is False:
             will = "The failure may have been temporary; applying again replaces the failed warm-up and retries it."
         else:
@@ -452,16 +512,34 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+_PART_RE = re.compile(r"^(.+)-part(\d{1,4})$")
+
+
+def campaign_label(job_name: str) -> str:
+    """A Job name as people know the campaign: ``poll-tax-1810-part2`` reads ``poll-tax-1810 (part 2)``."""
+    match = _PART_RE.match(job_name or "")
+    if not match:
+        return job_name
+    return f"{match.group(1)} (part {int(match.group(2))})"
+
+
+def _names(job_names: list[str], most: int = 5) -> str:
+    """Campaign labels, each once, in order, at most ``most`` of them and "others"."""
+    labels = list(dict.fromkeys(campaign_label(name) for name in job_names))
+    text = ", ".join(labels[:most])
+    return text + (" and others" if len(labels) > most else "")
+
+
 def _queue_waiting(queue, namespace, job):
     if queue.ahead is None:
         text = "Waiting its turn in the queue."
     elif queue.ahead == 0:
         text = "Waiting its turn in the queue; it is next."
     else:
-        text = f"Waiting its turn in the queue: {_plural(queue.ahead, 'campaign')} ahead."
+        text = f"Waiting its turn in the queue: {_plural(queue.ahead, 'campaign')} ahead"
+        text += f" ({_names(queue.ahead_names)})." if queue.ahead_names else "."
     if queue.holders:
-        names = ", ".join(queue.holders[:5]) + (" and others" if len(queue.holders) > 5 else "")
-        text += f" The queue's capacity is in use by {names}."
+        text += f" The queue's capacity is in use by {_names(queue.holders)}."
     text += " It starts by itself when capacity frees up; to hurry it, an operator can raise the queue's quota."
     return text, "idle", _queue_commands(queue, namespace)
 

@@ -29,6 +29,7 @@ VOLUME_PAGE = 200
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
 DONE_TALLY_MAX = 300  # a card adds up the pages of at most this many done volumes
+DONE_ROWS_READS = 12  # done volumes' progress read per campaign page, for their failed pages
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
 WATCH_SECONDS = 15
@@ -141,8 +142,18 @@ def _url_for_key(key: str) -> str:
     return url_for_key(key)
 
 
+def never_started(volume: Volume) -> bool:
+    """A pending volume no pod has run yet: it has no run log to link to."""
+    return volume.state == "pending" and volume.reason is None and volume.attempts == 0 and not volume.retrying
+
+
 def log_href(volume: Volume) -> str:
-    """The run-log viewer for a volume; live while it may still run, with its manifest once done."""
+    """The run-log viewer for a volume; live while it may still run, with its manifest once done.
+
+    "" for a volume that never started: its run log does not exist yet.
+    """
+    if never_started(volume):
+        return ""
     query = {"log": _url_for_key(volume.log_key)}
     if volume.may_still_run:
         query["live"] = "1"
@@ -176,6 +187,13 @@ class VolumeRow:
     progress_text: str = ""
     same_as: str = ""  # an earlier row on the card with the very same sentence (its volume id)
 
+    @property
+    def failed_pages(self) -> int:
+        """Pages its progress says failed (0 when not read)."""
+        if self.progress is None or self.progress.progress is None:
+            return 0
+        return self.progress.progress.failed
+
 
 @dataclass
 class VolumeBar:
@@ -206,6 +224,8 @@ class PageTally:
     eligible: int = 0  # volumes the figure means to cover
     running_only: bool = False  # too many done volumes to add up: only running ones are meant
     any_running: bool = False
+    unasked: int = 0  # volumes not read on this request (over the cap, or the store was slow)
+    with_failed_pages: list[tuple[Volume, int]] = field(default_factory=list)  # (volume, pages failed)
 
     def add(self, volume: Volume, answer: progress.VolumeProgress | None) -> None:
         self.eligible += 1
@@ -215,8 +235,12 @@ class PageTally:
             self.done += answer.progress.done
             self.total += answer.progress.total
             self.failed += answer.progress.failed
+            if answer.progress.failed:
+                self.with_failed_pages.append((volume, answer.progress.failed))
         elif answer is not None and answer.forbidden:
             self.forbidden += 1
+        elif answer is None or answer.outcome in (progress.NOT_ASKED, progress.TIMEOUT):
+            self.unasked += 1
 
     @property
     def caption(self) -> str:
@@ -264,10 +288,40 @@ class Card:
     commands: list[str]
     ops_facts: list[tuple[str, str]]
     on_detail_page: bool = False
+    waiting: list[VolumeRow] = field(default_factory=list)  # started, waiting for the model cache
+    failed_pages_note: str = ""  # a finished campaign's pages that failed, in words
+    failed_pages_href: str = ""  # the run log of the first volume with failed pages
+    forbidden_note: str = ""  # said once per card when the account may not read its volumes
 
     @property
     def trouble_flag(self) -> str:
         return "1" if self.campaign.in_trouble else "0"
+
+
+def failed_pages_note(tally: PageTally) -> str:
+    """"3 pages failed in C0074519; see its run log." for the pages a finished campaign left behind."""
+    found = tally.with_failed_pages
+    if not found:
+        return ""
+    pages = sum(count for _, count in found)
+    noun = "page" if pages == 1 else "pages"
+    if len(found) == 1:
+        return f"{pages} {noun} failed in {bounded(found[0][0].id, 64)}; see its run log."
+    names = ", ".join(bounded(volume.id, 64) for volume, _ in found[:3]) + (" and others" if len(found) > 3 else "")
+    return f"{pages} {noun} failed in {len(found)} volumes ({names}); see their run logs on the campaign page."
+
+
+def forbidden_note(rows: list[VolumeRow]) -> str:
+    """Said once per card instead of on every row the person's account may not read."""
+    refused = sum(1 for row in rows if row.progress is not None and row.progress.forbidden)
+    if not refused:
+        return ""
+    if refused == len(rows):
+        return "Your account may not read these volumes' results, so their progress is not shown."
+    return (
+        f"Your account may not read the results of {refused} of these volumes (marked “no access”), "
+        "so their progress is not shown."
+    )
 
 
 def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> VolumeRow:
@@ -278,7 +332,7 @@ def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> V
         row.results_href = _url_for_key(volume.iiif_key)
     if volume.state in ("done", "active"):
         row.pages_href = "/alto?" + urlencode({"src": _url_for_key(volume.alto_prefix + "0001.xml")})
-    if report is not None and volume.state == "active":
+    if report is not None and volume.state in ("active", "done"):
         row.progress = report.get(volume.progress_key)
         if row.progress is not None and row.progress.progress is not None:
             row.progress_text = progress_sentence(row.progress.progress, now)
@@ -386,17 +440,21 @@ class _CardReads:
         return cls(active[:ACTIVE_ON_CARD], max(0, len(active) - ACTIVE_ON_CARD), [] if too_many else done, too_many)
 
 
-def read_cards_progress(request, plans: list[_CardReads], now, extra_keys: list[str] = ()) -> progress.ProgressReport:
+def read_cards_progress(
+    request, plans: list[_CardReads], now, extra_keys: list[str] = (), shown_done: list[str] = ()
+) -> progress.ProgressReport:
     """One bounded, parallel read for a whole request: running volumes first, then a few done ones.
 
     Done volumes' progress is final and cached for an hour, so adding up their pages costs a few
     reads per request until all are cached; running volumes always come first under the cap.
+    ``shown_done``: done volumes whose rows a page shows (read first among the done ones, a few more).
     """
     keys = [*extra_keys, *(v.progress_key for plan in plans for v in plan.active)]
-    done_keys = [v.progress_key for plan in plans for v in plan.done]
+    done_keys = [*shown_done, *(v.progress_key for plan in plans for v in plan.done)]
     if not keys and not done_keys:
         return progress.ProgressReport()
-    return progress.read_progress(request, keys, now, extra_keys=done_keys)
+    extra_limit = DONE_ROWS_READS if shown_done else progress.EXTRA_READS_PER_REQUEST
+    return progress.read_progress(request, keys, now, extra_keys=done_keys, extra_limit=extra_limit)
 
 
 def build_card(
@@ -408,8 +466,14 @@ def build_card(
     stale: bool,
     on_detail_page: bool = False,
 ) -> Card:
-    active_rows = [volume_row(v, report, now) for v in plan.active]
-    failures = campaign.failures
+    rows = [volume_row(v, report, now) for v in plan.active]
+    active_rows = [row for row in rows if not row.volume.waiting_for_cache or row.failed_pages or _has_progress(row)]
+    waiting_rows = [row for row in rows if row not in active_rows]
+    # A volume running again after a failed attempt is shown running, its earlier failure in its sentence.
+    failures = [v for v in campaign.failures if v.state != "active"]
+    tally = page_tally(plan.active + plan.done, report, running_only=plan.running_only)
+    first_failed = tally.with_failed_pages[0][0] if tally.with_failed_pages else None
+    unreadable = report.needs_login or report.card_outcome in (progress.UNREACHABLE, progress.NO_REASON)
     return Card(
         campaign=campaign,
         dom_id=dom_id(campaign),
@@ -419,17 +483,26 @@ def build_card(
         failures=failure_rows(failures[:FAILURES_ON_CARD], now),
         more_failures=max(0, len(failures) - FAILURES_ON_CARD),
         active=active_rows,
+        waiting=waiting_rows,
         more_active=plan.more_active,
         volume_bar=VolumeBar.of(campaign.counts),
-        pages=page_tally(plan.active + plan.done, report, running_only=plan.running_only),
+        pages=tally,
         progress_sentence=report.card_sentence if plan.active else "",
         needs_login=report.needs_login and bool(plan.active),
-        polls=not campaign.is_final,
+        # A finished card keeps polling until its final page counts have been read once.
+        polls=not campaign.is_final or (tally.unasked > 0 and not unreadable),
+        failed_pages_note=failed_pages_note(tally) if campaign.is_final else "",
+        failed_pages_href=log_href(first_failed) if first_failed is not None and campaign.is_final else "",
+        forbidden_note=forbidden_note(rows),
         poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
         commands=operator_commands(campaign),
         ops_facts=operator_facts(campaign),
         on_detail_page=on_detail_page,
     )
+
+
+def _has_progress(row: VolumeRow) -> bool:
+    return row.progress is not None and row.progress.progress is not None
 
 
 def build_cards(request, campaigns: list[Campaign], now, stale: bool) -> list[Card]:
@@ -482,6 +555,7 @@ def _list_context(state: ClusterState, cards: list[Card], now) -> dict:
         "state": state,
         "phase_counts": [(p, k, n) for phase in in_order for (p, k), n in phases.items() if p == phase],
         "trouble_count": sum(1 for card in cards if card.campaign.in_trouble),
+        "first_trouble_id": next((card.dom_id for card in cards if card.campaign.in_trouble), ""),
         "now": now,
         "watch_seconds": WATCH_SECONDS,
         "notice": "",
@@ -563,7 +637,8 @@ def campaign_detail(request, namespace, name):
     page = volumes[offset : offset + VOLUME_PAGE]
     plan = _CardReads.of(campaign)
     page_active = [v.progress_key for v in page if v.state == "active"]
-    report = read_cards_progress(request, [plan], now, extra_keys=page_active)
+    page_done = [v.progress_key for v in page if v.state == "done"]
+    report = read_cards_progress(request, [plan], now, extra_keys=page_active, shown_done=page_done)
     rows = [volume_row(v, report, now) for v in page]
     next_offset = offset + VOLUME_PAGE if offset + VOLUME_PAGE < len(volumes) else None
     several = len(served_namespaces()) > 1
@@ -584,6 +659,7 @@ def campaign_detail(request, namespace, name):
         "search": search,
         "state_choices": [("", "All states")] + [(s, s.capitalize()) for s in VOLUME_STATES],
         "progress_sentence": report.card_sentence if page_active else "",
+        "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
         "now": now,
     }
     if request.htmx and request.GET.get("fragment") == "rows":

@@ -72,12 +72,49 @@ def test_final_form_says_nothing_runs_it_again_and_to_use_a_new_campaign(kind):
 
 @pytest.mark.parametrize("kind", sorted(REASONS))
 def test_retrying_form_says_what_happens_next_without_giving_up(kind):
-    sentence = sentences.volume_sentence(volume("active", REASONS[kind], attempts=2, retrying=True))
+    sentence = sentences.volume_sentence(volume("pending", REASONS[kind], attempts=2, retrying=True))
     final = sentences.volume_sentence(volume("failed", REASONS[kind]))
     assert CAUSE_WORDS[kind] in sentence.text
     assert sentence.text != final.text
     assert "new campaign" not in sentence.text
     assert sentence.tone in ("warn", "idle")
+
+
+# The previous attempt, in the past tense, for a volume whose index runs again now.
+PAST_WORDS = {
+    "config": "batch settings were incomplete",
+    "setup_permanent": "could not read the volume's IIIF manifest",
+    "transient": "failed while processing pages (upload failed",
+    "transient_final": "failed while processing pages",
+    "permanent": "failed while loading models (pipeline step Foo is unknown)",
+    "verify": "left some pages missing or failed",
+    "sigterm": "was stopped from outside",
+    "deadline": "ran out of its time budget",
+    "oom": "ran out of memory",
+    "evicted": "was evicted from its node",
+    "warmup_marker": "gave up waiting for the model cache",
+    "unknown": "failed (something odd)",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(REASONS))
+def test_a_volume_running_again_puts_the_earlier_failure_in_the_past(kind):
+    text = sentences.volume_sentence(volume("active", REASONS[kind], attempts=1, retrying=True)).text
+    assert text.startswith("Running again (attempt 2 of 4): the previous attempt ")
+    assert PAST_WORDS[kind] in text
+    assert "next attempt" not in text and "is tried again" not in text and "new campaign" not in text
+
+
+def test_a_volume_running_again_after_a_cause_retrying_cannot_fix_warns_it_will_fail_again():
+    text = sentences.volume_sentence(volume("active", REASONS["permanent"], attempts=1, retrying=True)).text
+    assert "will most likely fail the same way" in text
+    calm = sentences.volume_sentence(volume("active", REASONS["deadline"], attempts=1, retrying=True))
+    assert "nothing to do" in calm.text and calm.tone == "info"
+
+
+def test_a_volume_waiting_for_the_cache_is_not_said_to_run_again():
+    waiting = volume("active", REASONS["warmup_marker"], attempts=1, retrying=True, waiting_for_cache=True)
+    assert "Running again" not in sentences.volume_sentence(waiting).text
 
 
 def test_retrying_transient_says_it_is_retried_by_itself_and_counts_attempts():

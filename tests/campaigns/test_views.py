@@ -257,7 +257,9 @@ def test_a_volume_the_account_may_not_read_says_so(cluster, client, store, sessi
     store.deny_limited(f"{NS}/{pipeline}/")
     login_as(client, store.accounts["limited"])
     html = page_text(client.get("/"))
-    assert progress_module.VOLUME_SENTENCES[progress_module.FORBIDDEN] in html
+    assert "Your account may not read these volumes&#x27; results, so their progress is not shown." in html
+    assert html.count("may not read") == 1  # said once for the card, not on every row
+    assert "no access" in html
 
 
 def test_an_unreachable_store_gets_its_own_sentence_on_the_card(cluster, results_client, settings):
