@@ -1,6 +1,8 @@
 """The login page in Chromium: each kind of wrong input shows its own sentence, a good login lands
 on `next`, and logging out ends access to pages and files."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -114,7 +116,8 @@ def test_logout_ends_access_to_pages_and_files(page, live_server, store, store_p
     page.goto(f"{live_server.url}/logout")
     expect(page.locator("main")).to_contain_text(store.accounts["full"].username)
     page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/login")
+    page.wait_for_url(f"{live_server.url}/login?logged_out=1")
+    expect(page.get_by_role("status")).to_have_text(re.compile("You are logged out"))
     answer = page.goto(f"{live_server.url}/results/{key}")
     assert answer.status == 401
     page.goto(f"{live_server.url}/")
