@@ -308,7 +308,16 @@ def failed_pages_note(tally: PageTally) -> str:
     if len(found) == 1:
         return f"{pages} {noun} failed in {bounded(found[0][0].id, 64)}; see its run log."
     names = ", ".join(bounded(volume.id, 64) for volume, _ in found[:3]) + (" and others" if len(found) > 3 else "")
-    return f"{pages} {noun} failed in {len(found)} volumes ({names}); see their run logs on the campaign page."
+    return f"{pages} {noun} failed in {len(found)} volumes ({names}); see their run logs."
+
+
+def _failed_pages_href(campaign: Campaign, tally: PageTally) -> str:
+    """The one volume's run log (with its manifest), or the campaign page listing the done volumes."""
+    if not campaign.is_final or not tally.with_failed_pages:
+        return ""
+    if len(tally.with_failed_pages) == 1:
+        return log_href(tally.with_failed_pages[0][0])
+    return detail_url(campaign) + "?state=done"
 
 
 def forbidden_note(rows: list[VolumeRow]) -> str:
@@ -472,7 +481,6 @@ def build_card(
     # A volume running again after a failed attempt is shown running, its earlier failure in its sentence.
     failures = [v for v in campaign.failures if v.state != "active"]
     tally = page_tally(plan.active + plan.done, report, running_only=plan.running_only)
-    first_failed = tally.with_failed_pages[0][0] if tally.with_failed_pages else None
     unreadable = report.needs_login or report.card_outcome in (progress.UNREACHABLE, progress.NO_REASON)
     return Card(
         campaign=campaign,
@@ -492,7 +500,7 @@ def build_card(
         # A finished card keeps polling until its final page counts have been read once.
         polls=not campaign.is_final or (tally.unasked > 0 and not unreadable),
         failed_pages_note=failed_pages_note(tally) if campaign.is_final else "",
-        failed_pages_href=log_href(first_failed) if first_failed is not None and campaign.is_final else "",
+        failed_pages_href=_failed_pages_href(campaign, tally),
         forbidden_note=forbidden_note(rows),
         poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
         commands=operator_commands(campaign),

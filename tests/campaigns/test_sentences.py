@@ -399,3 +399,36 @@ def test_a_pending_volume_of_a_held_campaign_does_not_promise_to_start_by_itself
     assert "starts by itself" in sentences.volume_sentence(pending).text
     held = sentences.volume_sentence(pending, held=True).text
     assert "starts by itself" not in held and "held back" in held
+
+
+def test_waiting_its_turn_names_the_campaigns_ahead_and_writes_parts_as_people_know_them():
+    queue = models.QueueState(
+        kind="waiting", ahead=2, ahead_names=["poll-tax-1810-part2", "census-1880"], holders=["land-1820-part1"]
+    )
+    text = sentences.queue_sentence(queue).text
+    assert "2 campaigns ahead (poll-tax-1810 (part 2), census-1880)" in text
+    assert "in use by land-1820 (part 1)" in text
+    assert "part2" not in text
+
+
+def test_a_stored_reason_keeps_the_stage_its_text_shows():
+    from campaigns.projection import _record_reason
+
+    stored = "page 0003: upload of alto/0003.xml failed after 5 attempts: UploadOutage: 503 SlowDown"
+    reason = _record_reason(stored, final=True)
+    text = sentences.volume_sentence(volume("failed", reason)).text
+    assert text.startswith("Its last attempt failed while processing pages (page 0003")
+    unstaged = sentences.volume_sentence(volume("failed", _record_reason("something odd", final=True))).text
+    assert unstaged.startswith("Its last attempt failed (something odd).")
+
+
+def test_a_failed_warm_up_message_drops_request_ids_and_ends_with_one_ellipsis():
+    message = (
+        "404 Client Error. (Request ID: Root=1-66f2a9c1-3b7d0e52a81f4c6d9e2b7a10) Repository Not Found for url: "
+        "https://huggingface.co/api/models/Riksarkivet/trocr-9/revision/5e4d3c2b. " + "Please check the name. " * 30
+    )
+    warmup = models.Warmup(pipeline="swe-lines-v3", state="failed", message=message)
+    text = sentences.warmup_sentence(warmup).text
+    assert "Request ID" not in text and "Root=1-" not in text
+    assert "404 Client Error. Repository Not Found" in text
+    assert text.count("…") == 1 and "…." not in text and "(…). Volumes" in text

@@ -581,3 +581,101 @@ def test_an_ended_results_login_offers_a_link_to_log_in_again(cluster, results_c
     card = card_html(page_text(results_client.get("/")), "live-one")
     assert progress_module.CARD_SENTENCES[progress_module.NO_SESSION] in card
     assert 'href="/login?next=/campaigns/htr-batch/live-one">Log in</a>' in card
+
+
+# --- after the product review ----------------------------------------------------------------------
+
+
+def finished_campaign(double, name, volume_ids, pipeline):
+    last = len(volume_ids) - 1
+    job = campaign_job(name, str(uuid.uuid4()), volumes=len(volume_ids), completed=f"0-{last}", pipeline=pipeline)
+    job["status"]["conditions"] = [{"type": "Complete", "status": "True"}]
+    job["status"]["completionTime"] = "2026-09-24T09:00:00Z"
+    double.put(job)
+    double.put(campaign_record(name, volume_ids, pipeline=pipeline))
+
+
+def done_progress(total, failed=0):
+    return json.dumps({"stage": "done", "pages_total": total, "pages_done": total - failed, "pages_failed": failed})
+
+
+def test_a_finished_campaign_names_its_failed_pages_and_links_that_run_log(cluster, results_client, store):
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    finished_campaign(cluster, "registers", ["D1", "D2"], pipeline)
+    store.put(f"{NS}/{pipeline}/D1/progress.json", done_progress(9))
+    store.put(f"{NS}/{pipeline}/D2/progress.json", done_progress(12, failed=3))
+    card = card_html(page_text(results_client.get("/")), "registers")
+    assert "Finished: all 2 volumes done. " in card
+    assert "3 pages failed in D2; see its run log." in card
+    link = re.search(r'<a href="([^"]+)" id="card-htr-batch--registers-pages-log">', card).group(1)
+    assert "D2.txt" in link and "&amp;manifest=" in link and "D2%2Fmanifest.json" in link
+    assert "live=1" not in link
+    detail = page_text(results_client.get(f"/campaigns/{NS}/registers"))
+    rows = dict(re.findall(r'<th scope="row" role="rowheader" class="mono vol-id">(\w+)</th>(.*?)</tr>', detail, re.S))
+    assert "Done, 3 pages failed" in rows["D2"] and "manifest=" in rows["D2"]
+    assert "pages failed" not in rows["D1"] and "Done." in rows["D1"]
+
+
+def test_a_finished_card_polls_until_its_page_counts_are_read_then_stops(
+    cluster, results_client, store, monkeypatch
+):
+    monkeypatch.setattr(progress_module, "EXTRA_READS_PER_REQUEST", 1)
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    finished_campaign(cluster, "late-count", ["D1", "D2"], pipeline)
+    store.put(f"{NS}/{pipeline}/D1/progress.json", done_progress(5))
+    store.put(f"{NS}/{pipeline}/D2/progress.json", done_progress(6, failed=2))
+    card = card_html(page_text(results_client.get("/")), "late-count")
+    assert 'hx-get="/campaigns/htr-batch/late-count/card"' in card  # one of two done volumes read so far
+    poll = results_client.get(f"/campaigns/{NS}/late-count/card", headers={"HX-Request": "true"})
+    assert poll.status_code == 286  # now both are read: the final figures are shown, and polling stops
+    assert "2 pages failed in D2" in page_text(poll)
+    assert re.search(r"<strong>9</strong> of 11 done", page_text(poll))
+
+
+def test_a_volume_running_again_is_shown_running_not_as_a_problem(cluster, results_client):
+    add_campaign(cluster, "again", volume_ids=["C1", "C2"], completed="0", active=1)
+    earlier = failed_pod("again", 1, json.dumps({"stage": "stream", "permanent": False, "error": "upload failed"}))
+    cluster.put(earlier)
+    now_running = campaign_pod("again", 1)
+    now_running["metadata"]["name"] = "again-1-second"
+    now_running["metadata"]["creationTimestamp"] = "2026-09-24T09:00:00Z"
+    now_running["metadata"]["annotations"] = {"batch.kubernetes.io/job-index-failure-count": "1"}
+    cluster.put(now_running)
+    card = card_html(page_text(results_client.get("/")), "again")
+    assert 'class="problems"' not in card
+    running = card[card.index("Running now") :]
+    assert "Running again (attempt 2 of 4): the previous attempt failed while processing pages" in running
+    detail = page_text(results_client.get(f"/campaigns/{NS}/again"))
+    assert "running again</span>" in detail and ">retrying<" not in detail
+
+
+def test_a_volume_that_never_started_has_no_run_log_link(cluster, results_client):
+    add_campaign(cluster, "slots", volume_ids=["C1", "C2", "C3"], completed="0", active=1)
+    cluster.put(campaign_pod("slots", 1))
+    detail = page_text(results_client.get(f"/campaigns/{NS}/slots"))
+    rows = dict(re.findall(r'<th scope="row" role="rowheader" class="mono vol-id">(\w+)</th>(.*?)</tr>', detail, re.S))
+    assert "/log?" not in rows["C3"] and "no run log yet" in rows["C3"]
+    assert "/log?" in rows["C2"] and "live=1" in rows["C2"]
+
+
+def test_need_attention_links_to_the_first_card_in_trouble_which_says_so_in_words(cluster, results_client):
+    add_campaign(cluster, "calm", volume_ids=["C1", "C2"], completed="0", active=1)
+    add_campaign(cluster, "troubled", volume_ids=["C1", "C2"], completed="0", failed="1")
+    html = page_text(results_client.get("/"))
+    assert re.search(r'<a href="#card-htr-batch--troubled-title">.*1 needs attention</a>', html)
+    assert 'id="card-htr-batch--troubled-title"' in html
+    assert "Needs attention" in card_html(html, "troubled")
+    assert "Needs attention" not in card_html(html, "calm")
+
+
+def test_volumes_waiting_for_the_model_cache_have_their_own_heading(cluster, results_client):
+    add_campaign(cluster, "cold", volume_ids=["C1", "C2"], active=2)
+    cluster.put(campaign_pod("cold", 0))
+    waiting = campaign_pod("cold", 1, phase="Pending")
+    started = {"running": {"startedAt": "2026-09-24T08:00:05Z"}}
+    waiting["status"]["initContainerStatuses"] = [{"name": "warmup-wait", "state": started}]
+    cluster.put(waiting)
+    card = card_html(page_text(results_client.get("/")), "cold")
+    cache_part = card[card.index("Started, waiting for the model cache") : card.index("Running now")]
+    assert "C2" in cache_part and "C1" not in cache_part
+    assert "C1" in card[card.index("Running now") :]
