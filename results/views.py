@@ -12,6 +12,7 @@ from urllib.parse import quote, urlsplit
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
@@ -110,10 +111,15 @@ def _render_login(request, next_url, answer=None, username=""):
     # After logging out, say so: the person sees the login form and knows why.
     logged_out = answer is None and request.GET.get("logged_out") == "1"
     context = {"next": next_url, "answer": answer, "username": username, "logged_out": logged_out}
-    response = render(request, "results/login.html", context, status=status)
+    if request.htmx:
+        # htmx swaps only successful answers; the status codes stay on the JSON endpoint for scripts.
+        response = render(request, "results/login_card.html", context)
+    else:
+        response = render(request, "results/login.html", context, status=status)
     if answer is not None and answer.retry_after:
         response["Retry-After"] = str(answer.retry_after)
     response["Cache-Control"] = "private, no-store"
+    patch_vary_headers(response, ["HX-Request"])
     return response
 
 
@@ -121,7 +127,7 @@ def _render_login(request, next_url, answer=None, username=""):
 @ensure_csrf_cookie
 @require_http_methods(["GET", "HEAD", "POST"])
 def login_page(request):
-    """The login form. Works without JavaScript; login.js posts to /results/_login instead."""
+    """The login form: a plain POST without JavaScript, the same POST through htmx with it."""
     if request.method != "POST":
         return _render_login(request, safe_next(request.GET.get("next")))
     if login.declared_length(request) > login.MAX_BODY_BYTES:
@@ -132,7 +138,10 @@ def login_page(request):
     if not answer.ok:
         username = request.POST.get("username", "") if answer.reason not in ("too_large", "malformed") else ""
         return _render_login(request, next_url, answer, username=username)
-    response = HttpResponseRedirect(next_url, status=303)
+    if request.htmx:
+        response = HttpResponse(status=200, headers={"HX-Redirect": next_url})
+    else:
+        response = HttpResponseRedirect(next_url, status=303)
     session.start(response, request, answer.user, answer.access_key, answer.secret_key)
     return response
 

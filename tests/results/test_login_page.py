@@ -26,7 +26,26 @@ def test_the_page_is_a_real_form_with_a_csrf_token(client):
     assert 'name="csrfmiddlewaretoken"' in html
     assert 'name="next" value="/campaigns/x"' in html
     assert 'role="alert"' in html
+    assert 'hx-post="/login" hx-target="#login-card"' in html
     assert "js/login.js" in html
+
+
+def test_through_htmx_a_refused_login_answers_the_card_alone_with_its_sentence(client, store):
+    response = post_form(client, store.accounts["full"].username, "not-it", HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="login-card"')
+    assert "Wrong user name or password." in html
+    assert 'name="password"' in html and "not-it" not in html
+    assert response["Vary"] and "HX-Request" in response["Vary"]
+
+
+def test_through_htmx_a_good_login_redirects_the_browser_to_next_with_a_session(client, store):
+    account = store.accounts["full"]
+    response = post_form(client, account.username, account.password, "/campaigns/x", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/campaigns/x"
+    assert client.get("/results/_session").json() == {"user": account.username}
 
 
 def test_a_good_login_lands_on_next_with_a_session(client, store):
