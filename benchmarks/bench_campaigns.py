@@ -19,7 +19,6 @@ VOLUMES = 2000
 PARALLELISM = 4
 REPEATS = 5
 NS = "htr-batch"
-H = "htrflow.riksarkivet.se/"
 
 
 def _setup_django():
@@ -33,98 +32,20 @@ def _setup_django():
 
 
 def _load(double, campaigns: int) -> None:
+    # The same small objects the kube tests use, at archive scale.
+    from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
+
     for number in range(campaigns):
         name = f"bench-{number:03d}"
         uid = f"00000000-0000-4000-8000-{number:012d}"
         done = VOLUMES // 2
-        double.put(
-            {
-                "apiVersion": "batch/v1",
-                "kind": "Job",
-                "metadata": {
-                    "name": name,
-                    "namespace": NS,
-                    "uid": uid,
-                    "creationTimestamp": "2026-09-24T07:58:09Z",
-                    "labels": {
-                        "app": "htrflow-batch",
-                        H + "managed-by": "converter",
-                        H + "campaign": name,
-                        H + "pipeline": "swe-lines-v2",
-                        "kueue.x-k8s.io/queue-name": "htr-batch",
-                    },
-                },
-                "spec": {
-                    "suspend": False,
-                    "completionMode": "Indexed",
-                    "completions": VOLUMES,
-                    "parallelism": PARALLELISM,
-                    "backoffLimitPerIndex": 3,
-                    "template": {
-                        "spec": {
-                            "volumes": [
-                                {"name": "campaign", "configMap": {"name": f"campaign-{name}"}},
-                                {"name": "pipeline", "configMap": {"name": "htr-pipeline-swe-lines-v2"}},
-                            ]
-                        }
-                    },
-                },
-                "status": {
-                    "startTime": "2026-09-24T07:58:14Z",
-                    "active": PARALLELISM,
-                    "completedIndexes": f"0-{done - 1}",
-                    "failedIndexes": f"{done}",
-                },
-            }
-        )
-        lines = "".join(f"C{number:03d}{i:06d}\thttps://iiif.example.se/{i}/manifest\n" for i in range(VOLUMES))
-        double.put(
-            {
-                "apiVersion": "v1",
-                "kind": "ConfigMap",
-                "metadata": {
-                    "name": f"campaign-{name}",
-                    "namespace": NS,
-                    "labels": {H + "managed-by": "converter", H + "campaign": name, H + "pipeline": "swe-lines-v2"},
-                },
-                "data": {"volumes.txt": lines},
-            }
-        )
-        double.put(
-            {
-                "apiVersion": "kueue.x-k8s.io/v1beta2",
-                "kind": "Workload",
-                "metadata": {"name": f"job-{name}-abcde", "namespace": NS, "labels": {"kueue.x-k8s.io/job-uid": uid}},
-                "spec": {"active": True, "queueName": "htr-batch", "podSets": [{"name": "main", "count": PARALLELISM}]},
-                "status": {
-                    "admission": {"clusterQueue": "htr-batch-cq"},
-                    "conditions": [
-                        {"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved"},
-                        {"type": "Admitted", "status": "True", "reason": "Admitted"},
-                    ],
-                },
-            }
-        )
-        for offset in range(PARALLELISM):
-            index = done + 1 + offset
-            double.put(
-                {
-                    "apiVersion": "v1",
-                    "kind": "Pod",
-                    "metadata": {
-                        "name": f"{name}-{index}-abcde",
-                        "namespace": NS,
-                        "creationTimestamp": "2026-09-24T08:00:00Z",
-                        "labels": {
-                            "app": "htrflow-batch",
-                            "batch.kubernetes.io/job-name": name,
-                            "batch.kubernetes.io/job-completion-index": str(index),
-                        },
-                    },
-                    "spec": {},
-                    "status": {"phase": "Running"},
-                }
-            )
+        job = campaign_job(name, uid, volumes=VOLUMES, completed=f"0-{done - 1}", failed=f"{done}", active=PARALLELISM)
+        job["spec"]["parallelism"] = PARALLELISM
+        double.put(job)
+        double.put(campaign_record(name, [f"C{number:03d}{i:06d}" for i in range(VOLUMES)]))
+        double.put(workload(name, uid))
+        for index in range(done + 1, done + 1 + PARALLELISM):
+            double.put(campaign_pod(name, index))
 
 
 def _timed(function, repeats=REPEATS) -> float:
