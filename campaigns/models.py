@@ -366,6 +366,11 @@ class Campaign:
     job_message: str = ""  # the Job's Failed condition, "reason: message", bounded
     sentence: Sentence | None = None
 
+    def __post_init__(self):
+        from campaigns.volume_list import Volumes
+
+        self.volumes = Volumes.of(self.volumes)
+
     @property
     def phase_key(self) -> str:
         return PHASE_KEYS.get(self.phase, "unknown")

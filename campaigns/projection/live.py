@@ -55,9 +55,10 @@ from campaigns.projection.records import (
     read_record_info,
     record_reason,
 )
-from campaigns.projection.volumes import MAX_VOLUMES_PER_JOB, parse_volumes_txt, volume_state
+from campaigns.projection.volumes import MAX_VOLUMES_PER_JOB, volume_state
 from campaigns.projection.warmup import project_warmup
 from campaigns.ranges import parse_ranges
+from campaigns.volume_list import PartVolumes, Volumes, volume_lines
 
 
 @dataclass
@@ -70,7 +71,8 @@ class _Part:
     total: int
     active: int
     suspended: bool
-    volumes: list[Volume]
+    volumes: list[Volume]  # the notable ones (failed, or with pods)
+    all_volumes: PartVolumes
     started_at: datetime | None
     finished_at: datetime | None
 
@@ -81,33 +83,35 @@ def _record_for(index: SnapshotIndex, job: dict) -> dict:
 
 
 def _project_part(snapshot: Snapshot, index: SnapshotIndex, job: dict, pipeline: str) -> _Part:
+    """One Job's part of a campaign: objects only for its notable volumes (failed, or with pods);
+    done and pending ones stay index sets (`volume_list.PartVolumes`)."""
     name = name_of(job)
     status = as_dict(job.get("status"))
     completed = parse_ranges(status.get("completedIndexes"))
     failed = parse_ranges(status.get("failedIndexes")) - completed
-    lines = parse_volumes_txt(get_path(_record_for(index, job), "data", "volumes.txt"))
+    lines = volume_lines(get_path(_record_for(index, job), "data", "volumes.txt"), MAX_VOLUMES_PER_JOB)
     completions = as_int(get_path(job, "spec", "completions"), 0)
-    total = completions if 0 < completions <= MAX_VOLUMES_PER_JOB else (max(lines) + 1 if lines else 0)
+    total = completions if 0 < completions <= MAX_VOLUMES_PER_JOB else len(lines)
     phase = job_phase(job, completed)
     retry_limit = max(0, as_int(get_path(job, "spec", "backoffLimitPerIndex"), 3))
     pods = index.pods_by_job.get(name, {})
-    volumes = []
-    for position in range(total):
-        line = lines.get(position)
+    notable: dict[int, Volume] = {}
+    for position in sorted(p for p in (failed | set(pods)) if p < total and p not in completed):
+        malformed = position in lines.malformed
         volume = Volume(
             index=position,
-            id=line.id if line else f"index-{position}",
-            source=line.source if line else "",
+            id=lines.ident(position) or f"index-{position}",
+            source=lines.source(position),
             job=name,
             namespace=snapshot.namespace,
             pipeline=pipeline,
-            malformed=line is None or line.malformed,
+            malformed=not lines.has(position) or malformed,
             retry_limit=retry_limit,
         )
         volume_state(volume, position, completed, failed, phase, pods.get(position, []))
-        if line is not None and line.malformed and volume.state == "pending":
+        if malformed and volume.state == "pending":
             volume.state = "unknown"  # a line that exists but does not parse cannot run
-        volumes.append(volume)
+        notable[position] = volume
     return _Part(
         job=job,
         name=name,
@@ -117,7 +121,18 @@ def _project_part(snapshot: Snapshot, index: SnapshotIndex, job: dict, pipeline:
         total=total,
         active=max(0, as_int(status.get("active"), 0)),
         suspended=job_suspended(job),
-        volumes=volumes,
+        volumes=list(notable.values()),
+        all_volumes=PartVolumes(
+            job=name,
+            namespace=snapshot.namespace,
+            pipeline=pipeline,
+            total=total,
+            completed=completed,
+            phase=phase,
+            lines=lines,
+            notable=notable,
+            retry_limit=retry_limit,
+        ),
         started_at=parse_time(status.get("startTime")),
         finished_at=job_finished_at(job) if phase in FINAL_PHASES else None,
     )
@@ -146,7 +161,8 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
     pipeline = as_str(labels.get(LABEL_PIPELINE))
     parts = [_project_part(snapshot, index, job, pipeline) for job in jobs]
     phase = _combine_phase(parts)
-    volumes = [volume for part in parts for volume in part.volumes]
+    notable = [volume for part in parts for volume in part.volumes]
+    volumes = Volumes([part.all_volumes for part in parts])
     counts = Counts(
         total=sum(part.total for part in parts),
         done=sum(len(part.completed) for part in parts),
@@ -177,7 +193,7 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
     )
     campaign.job_message = _failed_condition_text(jobs)
     _fill_failures_from_status_records(campaign, index, parts)
-    campaign.failures = [v for v in volumes if v.state == "failed" or (v.retrying and v.reason is not None)]
+    campaign.failures = [v for v in notable if v.state == "failed" or (v.retrying and v.reason is not None)]
     fill_pipeline(campaign, index, first)
     campaign.warmup = project_warmup(snapshot, index, pipeline, campaign)
     if campaign.is_final and not any(v.reason and v.reason.kind == "warmup_marker" for v in campaign.failures):
@@ -198,7 +214,9 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
             campaign.cluster_queue_name = as_str(get_path(workload, "status", "admission", "clusterQueue"))
     campaign.part_states = [_part_state(part) for part in parts]
     held = phase in (QUEUED, PAUSED)
-    for volume in volumes:
+    for part in parts:
+        part.all_volumes.held = held
+    for volume in notable:
         volume.sentence = sentences.volume_sentence(volume, snapshot.namespace, held=held)
     campaign.sentence = sentences.campaign_sentence(campaign)
     return campaign

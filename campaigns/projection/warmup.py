@@ -86,7 +86,7 @@ def _marker_missing_after(job: dict, campaign: Campaign) -> bool:
     completed = job_finished_at(job)
     if completed is None:
         return False
-    for volume in campaign.volumes:
+    for volume in campaign.volumes.notable():
         reason = volume.reason
         if reason is not None and reason.kind == "warmup_marker" and reason.finished_at is not None:
             if reason.finished_at > completed:
