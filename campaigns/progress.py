@@ -1,8 +1,10 @@
 """Live progress of active volumes: each volume's `progress.json`, read with the person's own session.
 
 Bounded per request: at most `limit` reads (24 by default), run in parallel on a small shared
-thread pool, all of them waited for at most a few seconds together. Answers are cached per person
-and key: a few seconds while the volume runs, an hour once its progress is final. An answer the
+thread pool, all of them waited for at most a few seconds together. Bounded per person: at most
+`BUDGET_READS` store reads per `BUDGET_SECONDS`, however many tabs and cards the person has open
+(the existing front end's bound). Answers are cached per person and key, so a person's tabs share
+them: a little longer than a poll period while the volume runs, an hour once its progress is final. An answer the
 store refuses is a state (`outcome`), never an error: a forbidden volume is marked on its row, an
 unreachable store or an ended session gets one sentence for the whole card.
 """
@@ -28,7 +30,9 @@ log = logging.getLogger(__name__)
 READS_PER_REQUEST = 24
 EXTRA_READS_PER_REQUEST = 6
 PROGRESS_MAX_BYTES = 64 * 1024
-RUNNING_SECONDS = 3
+RUNNING_SECONDS = 6  # longer than a poll period (5 s): a poll reads what changed since the last one
+BUDGET_READS = 100
+BUDGET_SECONDS = 5.0
 FINAL_SECONDS = 3600
 MISSING_SECONDS = 5
 FORBIDDEN_SECONDS = 60
@@ -73,6 +77,36 @@ _pool = ThreadPoolExecutor(max_workers=6, thread_name_prefix="progress")
 _pool_lock = threading.Lock()
 
 
+class _Budget:
+    """Store reads each person may still make now: `BUDGET_READS` per sliding `BUDGET_SECONDS`."""
+
+    def __init__(self):
+        self._spent: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, person: str, wanted: int) -> int:
+        """Reserve up to `wanted` reads for `person`; how many were granted."""
+        now = time.monotonic()
+        with self._lock:
+            recent = [t for t in self._spent.get(person, ()) if now - t < BUDGET_SECONDS]
+            granted = max(0, min(wanted, BUDGET_READS - len(recent)))
+            recent.extend([now] * granted)
+            if recent:
+                self._spent[person] = recent
+            else:
+                self._spent.pop(person, None)
+            if len(self._spent) > 10_000:  # forget people who have not read for a while
+                self._spent = {k: v for k, v in self._spent.items() if now - v[-1] < BUDGET_SECONDS}
+            return granted
+
+    def clear(self) -> None:
+        with self._lock:
+            self._spent.clear()
+
+
+_budget = _Budget()
+
+
 @dataclass(frozen=True)
 class VolumeProgress:
     progress: Progress | None = None
@@ -106,8 +140,9 @@ class ProgressReport:
 
 
 def clear_cache() -> None:
-    """Forget every cached answer (tests and benchmarks start from nothing)."""
+    """Forget every cached answer and spent budget (tests and benchmarks start from nothing)."""
     _answers.clear()
+    _budget.clear()
 
 
 def _person(request) -> str:
@@ -190,6 +225,7 @@ def read_progress(
         elif len(to_read) < limit and (key not in extra or extra_reads < extra_limit):
             to_read.append(key)
             extra_reads += key in extra
+    to_read = to_read[: _budget.take(person, len(to_read))]
     report.reads = len(to_read)
     answers.update(_read_in_parallel(reader, person, to_read))
     for key in wanted:
