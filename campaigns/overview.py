@@ -1,0 +1,171 @@
+"""The list page as a person scans it: one line per campaign, filters, a search, what changed.
+
+Pure presentation over projected campaigns (no I/O): which campaigns a filter and a search keep,
+the one-line `Row` of each, the few campaigns that get a full card, and the fingerprints a poll
+compares to send back only what changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from campaigns.models import PHASE_KEYS, PHASES, Campaign, Volume
+
+ATTENTION_CARDS = 4  # full cards shown without asking: the first campaigns that need attention
+OPEN_CARDS = 8  # full cards a person may open besides those
+SEARCH_HITS_PER_CAMPAIGN = 3
+SEARCH_LIMIT = 64
+ATTENTION = "attention"
+
+
+def ident(campaign: Campaign) -> str:
+    return f"{campaign.namespace}/{campaign.name}"
+
+
+def dom_key(campaign_ident: str) -> str:
+    return campaign_ident.replace("/", "--")
+
+
+@dataclass
+class StateChoice:
+    key: str  # "" for all, a phase key, or "attention"
+    label: str
+    count: int
+    selected: bool
+    url: str = ""
+
+
+def state_choices(campaigns: list[Campaign], wanted: str) -> list[StateChoice]:
+    """The filter chips: all, needs attention, then each phase present, with counts."""
+    by_phase: dict[str, int] = {}
+    for campaign in campaigns:
+        by_phase[campaign.phase] = by_phase.get(campaign.phase, 0) + 1
+    trouble = sum(1 for c in campaigns if c.in_trouble)
+    choices = [StateChoice("", "All", len(campaigns), wanted == "")]
+    if trouble:
+        choices.append(StateChoice(ATTENTION, "Need attention", trouble, wanted == ATTENTION))
+    for phase in PHASES:
+        if by_phase.get(phase):
+            key = PHASE_KEYS[phase]
+            choices.append(StateChoice(key, phase, by_phase[phase], wanted == key))
+    return choices
+
+
+def known_state(value: str) -> str:
+    return value if value == ATTENTION or value in PHASE_KEYS.values() else ""
+
+
+@dataclass
+class Match:
+    """A campaign a search kept, and the volumes in it whose id matched."""
+
+    campaign: Campaign
+    hits: list[Volume] = field(default_factory=list)
+    more_hits: int = 0
+
+
+def keep(campaigns: list[Campaign], state: str, query: str) -> list[Match]:
+    """The campaigns a filter (`state`) and a search (`query`: part of a campaign name or a volume id) keep."""
+    needle = query.strip().lower()[:SEARCH_LIMIT]
+    kept = []
+    for campaign in campaigns:
+        if state == ATTENTION and not campaign.in_trouble:
+            continue
+        if state and state != ATTENTION and campaign.phase_key != state:
+            continue
+        if not needle:
+            kept.append(Match(campaign))
+            continue
+        named = needle in campaign.name.lower() or needle in campaign.campaign.lower()
+        hits = _volume_hits(campaign, needle)
+        if named or hits:
+            shown = hits[:SEARCH_HITS_PER_CAMPAIGN]
+            kept.append(Match(campaign, shown, len(hits) - len(shown)))
+    return kept
+
+
+def _volume_hits(campaign: Campaign, needle: str) -> list[Volume]:
+    exact = [v for v in campaign.volumes if v.id.lower() == needle]
+    if exact:
+        return exact
+    return [v for v in campaign.volumes if needle in v.id.lower()]
+
+
+@dataclass
+class Row:
+    """One campaign on one line: state, progress, counts and the one sentence that matters."""
+
+    campaign: Campaign
+    dom_id: str
+    detail_url: str
+    show_namespace: bool
+    done_percent: float
+    failed_percent: float
+    opened: bool = False
+    open_url: str = ""
+    hits: list[Volume] = field(default_factory=list)
+    more_hits: int = 0
+    search: str = ""
+
+    @property
+    def sentence(self) -> str:
+        return self.campaign.sentence.text if self.campaign.sentence else ""
+
+    @property
+    def tone(self) -> str:
+        return self.campaign.sentence.tone if self.campaign.sentence else "idle"
+
+
+def row(match: Match, detail_url: str, show_namespace: bool, search: str = "") -> Row:
+    campaign = match.campaign
+    total = campaign.counts.total or 0
+    done = 100.0 * campaign.counts.done / total if total else 0.0
+    failed = 100.0 * campaign.counts.failed / total if total else 0.0
+    return Row(
+        campaign=campaign,
+        dom_id="row-" + dom_key(ident(campaign)),
+        detail_url=detail_url,
+        show_namespace=show_namespace,
+        done_percent=round(done, 2),
+        failed_percent=round(min(failed, 100.0 - done), 2),
+        hits=match.hits,
+        more_hits=match.more_hits,
+        search=search,
+    )
+
+
+def full_card_idents(matches: list[Match], opened: list[str]) -> list[str]:
+    """Campaigns shown as full cards: the first that need attention, then those the person opened."""
+    present = {ident(m.campaign) for m in matches}
+    chosen = [ident(m.campaign) for m in matches if m.campaign.in_trouble][:ATTENTION_CARDS]
+    for each in opened[:OPEN_CARDS]:
+        if each in present and each not in chosen:
+            chosen.append(each)
+    return chosen
+
+
+def fingerprint(html: str) -> str:
+    """A short digest of what a person sees of one line or card (not a secret: only change detection)."""
+    return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a tab shows, as its poll tells: kind ("row" or "card"), campaign, fingerprint, trouble flag."""
+
+    kind: str
+    ident: str
+    digest: str
+    trouble: bool
+
+
+def parse_shown(values: list[str], limit: int = 2000) -> list[Shown]:
+    """`row:ns/name:digest:1` entries from a poll; anything malformed is left out."""
+    shown = []
+    for value in values[:limit]:
+        parts = value.split(":")
+        if len(parts) != 4 or parts[0] not in ("row", "card") or "/" not in parts[1]:
+            continue
+        shown.append(Shown(parts[0], parts[1][:200], parts[2][:32], parts[3] == "1"))
+    return shown

@@ -1,0 +1,76 @@
+"""campaigns.overview: what the list keeps, how a line reads, and what a poll compares."""
+
+from __future__ import annotations
+
+from campaigns import overview
+from campaigns.projection import project, sort_campaigns
+from tests.campaigns import objects as o
+
+
+def campaigns():
+    return sort_campaigns(project(o.scene(), o.NOW), o.NOW)
+
+
+def test_the_state_filter_keeps_one_phase_or_those_that_need_attention():
+    every = campaigns()
+    running = overview.keep(every, "running", "")
+    assert running and all(m.campaign.phase_key == "running" for m in running)
+    troubled = overview.keep(every, overview.ATTENTION, "")
+    assert {m.campaign.name for m in troubled} == {c.name for c in every if c.in_trouble}
+
+
+def test_a_search_finds_a_campaign_by_part_of_its_name():
+    kept = overview.keep(campaigns(), "", "PARISH")
+    assert [m.campaign.name for m in kept] == ["parish-records-1870"]
+    assert kept[0].hits == []
+
+
+def test_a_search_finds_the_campaign_that_holds_a_volume_id():
+    every = campaigns()
+    parish = next(c for c in every if c.name == "parish-records-1870")
+    wanted = parish.volumes[5].id
+    kept = overview.keep(every, "", wanted)
+    assert parish.name in [m.campaign.name for m in kept]
+    match = next(m for m in kept if m.campaign.name == parish.name)
+    assert [v.id for v in match.hits] == [wanted]
+
+
+def test_state_choices_count_each_phase_present_and_mark_the_chosen_one():
+    every = campaigns()
+    choices = overview.state_choices(every, "running")
+    assert choices[0].key == "" and choices[0].count == len(every)
+    chosen = [c for c in choices if c.selected]
+    assert [c.key for c in chosen] == ["running"]
+    assert sum(c.count for c in choices if c.key not in ("", overview.ATTENTION)) == len(every)
+
+
+def test_unknown_states_are_no_filter():
+    assert overview.known_state("<script>") == ""
+    assert overview.known_state("attention") == "attention"
+
+
+def test_full_cards_are_the_first_campaigns_in_trouble_then_those_opened():
+    every = campaigns()
+    matches = overview.keep(every, "", "")
+    calm = next(overview.ident(c) for c in every if not c.in_trouble)
+    chosen = overview.full_card_idents(matches, [calm, "htr-batch/not-there"])
+    troubled = [overview.ident(c) for c in every if c.in_trouble][: overview.ATTENTION_CARDS]
+    assert chosen == [*troubled, calm]
+
+
+def test_a_line_shows_progress_as_shares_of_the_volumes():
+    parish = next(c for c in campaigns() if c.name == "parish-records-1870")
+    row = overview.row(overview.Match(parish), "/x", False)
+    assert row.dom_id == "row-htr-batch--parish-records-1870"
+    assert row.done_percent == round(100 * parish.counts.done / parish.counts.total, 2)
+    assert row.sentence == parish.sentence.text
+
+
+def test_what_a_poll_sends_back_is_parsed_and_anything_malformed_dropped():
+    shown = overview.parse_shown(["row:ns/a:abc:1", "card:ns/b:def:0", "bogus", "row:nons:x:1", "x:ns/a:1:1"])
+    assert shown == [overview.Shown("row", "ns/a", "abc", True), overview.Shown("card", "ns/b", "def", False)]
+
+
+def test_fingerprints_differ_when_what_is_shown_differs():
+    assert overview.fingerprint("<li>a</li>") != overview.fingerprint("<li>b</li>")
+    assert overview.fingerprint("<li>a</li>") == overview.fingerprint("<li>a</li>")
