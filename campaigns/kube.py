@@ -1,11 +1,10 @@
-"""Reading the cluster: the only module that calls the Kubernetes API.
+"""Talking to the Kubernetes API: the only module that calls it.
 
-Per namespace one snapshot is read with a fixed handful of list calls (by label selector, paged),
-whatever the number of campaigns, and shared by every request in the process for
-`settings.HTRFLOW_SNAPSHOT_SECONDS`. Every call has a connect and a read timeout
-(`settings.HTRFLOW_KUBE_TIMEOUT`). Objects come back as the plain camelCase dicts the API server
-sends. When the API cannot be read, the last good snapshot is served with the time the trouble
-started; with no snapshot yet, `ClusterUnavailable` carries a sentence for the page.
+Every call has a connect and a read timeout (`settings.HTRFLOW_KUBE_TIMEOUT`); objects come back as
+the plain camelCase dicts the API server sends. Lists are paged (`PAGE_SIZE`) and give the list's
+`resourceVersion`; `watch` follows a list's changes from a version on, as a stream of events.
+`campaigns.informer` and `campaigns.board` build on these to keep each namespace current by what
+changed. A failure is `ClusterUnavailable`, with a sentence for the page and a `cause`.
 """
 
 from __future__ import annotations
@@ -14,8 +13,8 @@ import json
 import logging
 import os
 import threading
-import time
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import urllib3
@@ -38,51 +37,62 @@ UNFINISHED_PODS = "status.phase!=Succeeded"
 KUEUE_GROUP = "kueue.x-k8s.io"
 KUEUE_VERSIONS = ("v1beta2", "v1beta1")
 PAGE_SIZE = 500
-# A refresh waits this long for another thread's refresh when it has nothing to serve meanwhile.
-WAIT_FACTOR = 12
+
+# Why the cluster could not be read, as the banner words it.
+REFUSED, THROTTLED, UNREACHABLE, SLOW, BROKEN, NOT_CONNECTED = (
+    "refused",
+    "throttled",
+    "unreachable",
+    "slow",
+    "broken",
+    "not-connected",
+)
 
 
 class ClusterUnavailable(Exception):
     """The Kubernetes API could not be read; `sentence` says so in words fit for a page."""
 
-    def __init__(self, sentence: str):
+    def __init__(self, sentence: str, cause: str = UNREACHABLE):
         super().__init__(sentence)
         self.sentence = sentence
+        self.cause = cause
 
 
-class _NotReadable(Exception):
-    """A list the account may not read (403) or the cluster does not serve (404)."""
+class NotReadable(Exception):
+    """A list the account may not read (403), the cluster does not serve (404), or expired (410)."""
 
     def __init__(self, status: int):
         super().__init__(status)
         self.status = status
 
 
+_NotReadable = NotReadable
+
+
 @dataclass(frozen=True)
-class Reading:
-    """One namespace's snapshot as served to a request.
-
-    `unreachable_since` is set when the snapshot is an older good one because the API could not be
-    read since then; `fresh` is true for the request whose call read it from the API.
-    """
-
-    namespace: str
-    snapshot: object
-    unreachable_since: datetime | None = None
-    fresh: bool = False
-
-    def banner(self, now: datetime | None = None) -> str | None:
-        return stale_banner(self.unreachable_since, now) if self.unreachable_since else None
+class ListAnswer:
+    items: list[dict]
+    resource_version: str
 
 
-def stale_banner(since: datetime, now: datetime | None = None) -> str:
-    """'Could not reach the cluster since 14:02 (3 min ago)…' for a page showing an older snapshot."""
+_BANNER_OPENINGS = {
+    REFUSED: "The cluster has refused this site's reads since {at}",
+    THROTTLED: "The cluster has been turning this site's reads away as too many since {at}",
+    SLOW: "The cluster has been too slow to answer since {at}",
+    BROKEN: "The cluster has been answering with errors since {at}",
+}
+
+
+def stale_banner(since: datetime, now: datetime | None = None, cause: str = UNREACHABLE) -> str:
+    """'Could not reach the cluster since 14:02 UTC (3 min ago)…' for a page showing an older state."""
     now = now or datetime.now(UTC)
     minutes = max(0, int((now - since).total_seconds() // 60))
     ago = "less than a minute ago" if minutes < 1 else f"{minutes} min ago"
+    at = f"{since.astimezone(UTC):%H:%M} UTC ({ago})"
+    opening = _BANNER_OPENINGS.get(cause, "Could not reach the cluster since {at}").format(at=at)
     return (
-        f"Could not reach the cluster since {since.astimezone(UTC):%H:%M} UTC ({ago}). "
-        "What you see is the last state read before then; it will update by itself once the cluster answers."
+        f"{opening}. What you see is the last state read before then; "
+        "it will update by itself once the cluster answers."
     )
 
 
@@ -123,6 +133,8 @@ def _load_configuration(key: tuple) -> k8s_client.Configuration:
         ) from None
     # One try per call: a slow or down API must cost one timeout, not urllib3's default of four.
     configuration.retries = 0
+    # One connection per watched list (a dozen per namespace) plus the calls made meanwhile.
+    configuration.connection_pool_maxsize = 64
     return configuration
 
 
@@ -137,18 +149,18 @@ def api_client() -> k8s_client.ApiClient:
         return existing
 
 
-def _timeout() -> tuple[float, float]:
+def _timeout(read_seconds: float | None = None) -> tuple[float, float]:
     seconds = float(settings.HTRFLOW_KUBE_TIMEOUT)
-    return (seconds, seconds)
+    return (seconds, seconds if read_seconds is None else read_seconds)
 
 
-def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, body=None, content_type=None) -> dict:
-    """One API request with timeouts; the answer as a plain dict. Raises `_NotReadable` for 403/404."""
+def _request(method, path, query=None, body=None, content_type=None, read_seconds=None):
+    """One API request with timeouts; the raw urllib3 response. Raises NotReadable or ClusterUnavailable."""
     headers = {"Accept": "application/json"}
     if content_type:
         headers["Content-Type"] = content_type
     try:
-        response = api_client().call_api(
+        return api_client().call_api(
             path,
             method,
             query_params=query or [],
@@ -157,156 +169,266 @@ def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, bo
             auth_settings=["BearerToken"],
             _preload_content=False,
             _return_http_data_only=True,
-            _request_timeout=_timeout(),
+            _request_timeout=_timeout(read_seconds),
         )
-        return json.loads(response.data or b"{}")
     except ApiException as error:
         if error.status in (403, 404, 410):
-            raise _NotReadable(error.status) from None
-        log.warning("Kubernetes API answered %s to %s %s", error.status, method, path)
-        raise ClusterUnavailable(
-            f"The cluster's API answered {error.status} ({error.reason or 'no reason given'}) instead of the campaigns."
-        ) from None
-    except urllib3.exceptions.TimeoutError:
-        log.warning("Kubernetes API did not answer %s %s in time", method, path)
-        raise ClusterUnavailable(
-            f"The cluster's API did not answer within {settings.HTRFLOW_KUBE_TIMEOUT:g} seconds."
-        ) from None
+            raise NotReadable(error.status) from None
+        raise _answered(error.status, error.reason) from None
     except (urllib3.exceptions.HTTPError, OSError) as error:
-        log.warning("Kubernetes API unreachable for %s %s: %s", method, path, type(error).__name__)
-        if isinstance(getattr(error, "reason", None), urllib3.exceptions.TimeoutError):
-            raise ClusterUnavailable(
-                f"The cluster's API did not answer within {settings.HTRFLOW_KUBE_TIMEOUT:g} seconds."
-            ) from None
-        raise ClusterUnavailable("The cluster's API could not be reached.") from None
+        raise _connection_trouble(error) from None
+
+
+def _answered(status: int, reason: str | None) -> ClusterUnavailable:
+    log.debug("Kubernetes API answered %s", status)
+    if status == 429:
+        return ClusterUnavailable(
+            "The cluster's API is turning this site's reads away as too many for now (429).", THROTTLED
+        )
+    if status == 401:
+        return ClusterUnavailable("The cluster's API does not accept this site's credentials (401).", REFUSED)
+    return ClusterUnavailable(
+        f"The cluster's API answered {status} ({reason or 'no reason given'}) instead of the campaigns.", BROKEN
+    )
+
+
+def _connection_trouble(error: Exception) -> ClusterUnavailable:
+    slow = isinstance(error, urllib3.exceptions.TimeoutError) or isinstance(
+        getattr(error, "reason", None), urllib3.exceptions.TimeoutError
+    )
+    log.debug("Kubernetes API unreachable: %s", type(error).__name__)
+    if slow:
+        return ClusterUnavailable(
+            f"The cluster's API did not answer within {settings.HTRFLOW_KUBE_TIMEOUT:g} seconds.", SLOW
+        )
+    return ClusterUnavailable("The cluster's API could not be reached.", UNREACHABLE)
+
+
+def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, body=None, content_type=None) -> dict:
+    """One API request with timeouts; the answer as a plain dict. Raises `NotReadable` for 403/404/410."""
+    response = _request(method, path, query, body, content_type)
+    try:
+        return json.loads(response.data or b"{}")
+    except (urllib3.exceptions.HTTPError, OSError) as error:
+        raise _connection_trouble(error) from None
     except ValueError:
         log.warning("Kubernetes API sent something other than JSON for %s %s", method, path)
-        raise ClusterUnavailable("The cluster's API sent an answer that is not JSON.") from None
+        raise ClusterUnavailable("The cluster's API sent an answer that is not JSON.", BROKEN) from None
 
 
 def list_all(path: str, label_selector: str | None = None, field_selector: str | None = None) -> list[dict]:
-    """Every item of a list, following `continue` tokens page by page.
+    """Every item of a list, following `continue` tokens page by page (see `list_with_version`)."""
+    return list_with_version(path, label_selector, field_selector).items
+
+
+def list_with_version(path: str, label_selector: str | None = None, field_selector: str | None = None) -> ListAnswer:
+    """Every item of a list and the list's resourceVersion, following `continue` tokens page by page.
 
     A token that expired mid-list (410) starts the list over once, as kubectl does.
     """
     try:
         return _list_pages(path, label_selector, field_selector)
-    except _NotReadable as refused:
+    except NotReadable as refused:
         if refused.status != 410:
             raise
         return _list_pages(path, label_selector, field_selector)
 
 
-def _list_pages(path: str, label_selector: str | None, field_selector: str | None) -> list[dict]:
+def _selectors(label_selector: str | None, field_selector: str | None) -> list[tuple[str, str]]:
+    query = []
+    if label_selector:
+        query.append(("labelSelector", label_selector))
+    if field_selector:
+        query.append(("fieldSelector", field_selector))
+    return query
+
+
+def _list_pages(path: str, label_selector: str | None, field_selector: str | None) -> ListAnswer:
     items: list[dict] = []
     token = None
+    version = ""
     while True:
-        query = [("limit", str(PAGE_SIZE))]
-        if label_selector:
-            query.append(("labelSelector", label_selector))
-        if field_selector:
-            query.append(("fieldSelector", field_selector))
+        query = [("limit", str(PAGE_SIZE)), *_selectors(label_selector, field_selector)]
         if token:
             query.append(("continue", token))
         answer = _call("GET", path, query)
         items.extend(item for item in answer.get("items") or [] if isinstance(item, dict))
-        token = (answer.get("metadata") or {}).get("continue")
+        meta = answer.get("metadata") or {}
+        version = version or str(meta.get("resourceVersion") or "")
+        token = meta.get("continue")
         if not token:
-            return items
+            return ListAnswer(items, version)
 
 
-def _optional(read) -> list[dict] | None:
-    """A list the account may not be allowed to read: None means "not known"."""
+class Expired(Exception):
+    """The resourceVersion a watch started from is too old (410): list again."""
+
+
+def watch(
+    path: str,
+    resource_version: str,
+    label_selector: str | None = None,
+    field_selector: str | None = None,
+    seconds: int = 60,
+    streams: list | None = None,
+) -> Iterator[dict]:
+    """The changes of a list after `resource_version`, as the API server's watch events (dicts with
+    `type` and `object`), bookmarks included, until the server ends the stream after `seconds`.
+
+    Raises `Expired` when the version is too old, `NotReadable`/`ClusterUnavailable` as other calls do
+    when the watch cannot start. A stream that breaks, or stays quiet for longer than `seconds` plus
+    the call timeout, just ends. The open response is put in `streams` (if given), so another thread
+    can end a blocked read with `end_stream`.
+    """
+    query = [
+        ("watch", "true"),
+        ("resourceVersion", resource_version),
+        ("allowWatchBookmarks", "true"),
+        ("timeoutSeconds", str(int(seconds))),
+        *_selectors(label_selector, field_selector),
+    ]
     try:
-        return read()
-    except _NotReadable:
-        return None
-
-
-def _required(read) -> list[dict]:
+        response = _request("GET", path, query, read_seconds=seconds + float(settings.HTRFLOW_KUBE_TIMEOUT))
+    except NotReadable as refused:
+        if refused.status == 410:
+            raise Expired() from None
+        raise
+    if streams is not None:
+        streams[:] = [response]
     try:
-        return read()
-    except _NotReadable as refused:
-        if refused.status == 403:
-            raise ClusterUnavailable(
-                "This site's service account may not list what the campaign browser needs (the API answered 403)."
-            ) from None
-        raise ClusterUnavailable("The cluster's API does not serve the objects the campaign browser needs.") from None
+        for line in response:
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError:
+                raise ClusterUnavailable("The cluster's API sent a change that is not JSON.", BROKEN) from None
+            if not isinstance(event, dict):
+                continue
+            if event.get("type") == "ERROR":
+                status = event.get("object") or {}
+                if status.get("code") == 410:
+                    raise Expired()
+                raise _answered(int(status.get("code") or 500), status.get("reason"))
+            yield event
+    except (urllib3.exceptions.HTTPError, OSError) as error:
+        # The stream broke after it started (a restart, a proxy's idle limit): the caller watches
+        # again from the last version it saw, and only a failure to reconnect counts as trouble.
+        log.debug("watch of %s ended early: %s", path, type(error).__name__)
+    finally:
+        if streams is not None:
+            streams.clear()
+        response.release_conn()
 
 
-# --- one snapshot --------------------------------------------------------------------------------
-
-
-def _kueue_lists(namespace: str) -> tuple[list[dict] | None, str | None]:
-    """Workloads at v1beta2, else v1beta1; the version that answered, to read the other Kueue kinds."""
-    for version in KUEUE_VERSIONS:
+def end_stream(streams: list) -> None:
+    """End a watch stream another thread is reading (its read returns at once)."""
+    for response in list(streams):
         try:
-            return list_all(f"/apis/{KUEUE_GROUP}/{version}/namespaces/{namespace}/workloads"), version
-        except _NotReadable as refused:
-            if refused.status == 403:
-                return None, version
-    return None, None
+            response.shutdown()
+        except Exception:  # noqa: BLE001, S110 - ending a stream that already ended is fine
+            pass
+
+
+# --- what a namespace's snapshot is made of -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """One list of a snapshot: the Snapshot field it fills, where it is read, and whether it is needed.
+
+    `paths` are tried in order while the cluster answers 404 (Kueue at v1beta2, else v1beta1). A
+    needed list that is refused makes the namespace unreadable; another one is "not known" (None).
+    """
+
+    field: str
+    paths: tuple[str, ...]
+    label_selector: str | None = None
+    field_selector: str | None = None
+    required: bool = True
+
+
+def sources(namespace: str) -> list[Source]:
+    ns = f"/namespaces/{namespace}"
+
+    def kueue(tail: str) -> tuple[str, ...]:
+        return tuple(f"/apis/{KUEUE_GROUP}/{version}{tail}" for version in KUEUE_VERSIONS)
+
+    return [
+        Source("jobs", (f"/apis/batch/v1{ns}/jobs",), CAMPAIGN_JOBS),
+        Source("warmup_jobs", (f"/apis/batch/v1{ns}/jobs",), WARMUP_JOBS),
+        Source("records", (f"/api/v1{ns}/configmaps",), CAMPAIGN_RECORDS),
+        Source("status_records", (f"/api/v1{ns}/configmaps",), STATUS_RECORDS),
+        Source("pipelines", (f"/api/v1{ns}/configmaps",), PIPELINE_CONFIGMAPS),
+        Source("pods", (f"/api/v1{ns}/pods",), JOB_PODS, UNFINISHED_PODS),
+        Source("workloads", kueue(f"{ns}/workloads"), required=False),
+        Source("local_queues", kueue(f"{ns}/localqueues"), required=False),
+        Source("cluster_queues", kueue("/clusterqueues"), required=False),
+        Source("priority_classes", kueue("/workloadpriorityclasses"), required=False),
+        Source("events", (f"/api/v1{ns}/events",), required=False),
+    ]
+
+
+def refused_sentence(source: Source, status: int) -> ClusterUnavailable:
+    if status == 403:
+        return ClusterUnavailable(
+            "This site's service account may not list what the campaign browser needs (the API answered 403).",
+            REFUSED,
+        )
+    return ClusterUnavailable("The cluster's API does not serve the objects the campaign browser needs.", BROKEN)
+
+
+def list_source(source: Source) -> tuple[str, ListAnswer] | None:
+    """The first path of a source the cluster serves, and its list; None when an optional list is refused."""
+    last = 404
+    for path in source.paths:
+        try:
+            return path, list_with_version(path, source.label_selector, source.field_selector)
+        except NotReadable as refused:
+            last = refused.status
+            if refused.status != 404:
+                break
+    if source.required:
+        raise refused_sentence(source, last)
+    return None
+
+
+def priority_class_names(items: list[dict] | None) -> list[str] | None:
+    if items is None:
+        return None
+    return [(item.get("metadata") or {}).get("name", "") for item in items]
 
 
 def fetch_snapshot(namespace: str):
-    """Read one namespace from the API now (no cache). Raises ClusterUnavailable."""
+    """Read one namespace from the API now with one list per source (no watch). Raises ClusterUnavailable."""
     from campaigns.models import Snapshot
 
-    ns = f"/namespaces/{namespace}"
-    jobs = _required(lambda: list_all(f"/apis/batch/v1{ns}/jobs", CAMPAIGN_JOBS))
-    warmup_jobs = _required(lambda: list_all(f"/apis/batch/v1{ns}/jobs", WARMUP_JOBS))
-    records = _required(lambda: list_all(f"/api/v1{ns}/configmaps", CAMPAIGN_RECORDS))
-    status_records = _required(lambda: list_all(f"/api/v1{ns}/configmaps", STATUS_RECORDS))
-    pipelines = _required(lambda: list_all(f"/api/v1{ns}/configmaps", PIPELINE_CONFIGMAPS))
-    pods = _required(lambda: list_all(f"/api/v1{ns}/pods", JOB_PODS, UNFINISHED_PODS))
-    workloads, version = _kueue_lists(namespace)  # None: Kueue not installed or not readable
-    local_queues = cluster_queues = priority_classes = None
-    if version:
-        kueue = f"/apis/{KUEUE_GROUP}/{version}"
-        local_queues = _optional(lambda: list_all(f"{kueue}{ns}/localqueues"))
-        cluster_queues = _optional(lambda: list_all(f"{kueue}/clusterqueues"))
-        classes = _optional(lambda: list_all(f"{kueue}/workloadpriorityclasses"))
-        if classes is not None:
-            priority_classes = [(item.get("metadata") or {}).get("name", "") for item in classes]
-    events = _optional(lambda: _call("GET", f"/api/v1{ns}/events", [("limit", str(PAGE_SIZE))]).get("items") or [])
-    return Snapshot(
-        namespace=namespace,
-        jobs=jobs,
-        warmup_jobs=warmup_jobs,
-        records=records,
-        status_records=status_records,
-        pipelines=pipelines,
-        workloads=workloads,
-        pods=pods,
-        local_queues=local_queues,
-        cluster_queues=cluster_queues,
-        priority_classes=priority_classes,
-        events=events or [],
-        read_at=datetime.now(UTC),
-    )
+    lists = {}
+    for source in sources(namespace):
+        answered = list_source(source)
+        lists[source.field] = answered[1].items if answered else None
+    lists["priority_classes"] = priority_class_names(lists["priority_classes"])
+    lists["events"] = lists["events"] or []
+    return Snapshot(namespace=namespace, read_at=datetime.now(UTC), **lists)
 
 
-# --- the shared snapshot cache ---------------------------------------------------------------------
+# --- the cluster as read now ------------------------------------------------------------------------
+# `campaigns.board` keeps every namespace current by watching (see campaigns/informer.py); these
+# names stay here so callers read the cluster through one module.
 
 
-@dataclass
-class _Entry:
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    snapshot: object = None
-    read_monotonic: float = 0.0
-    failed_monotonic: float | None = None
-    unreachable_since: datetime | None = None
-    failure_sentence: str = ""
+def read_namespace(namespace: str):
+    """The current `board.Reading` of one namespace, kept by the board's watches. Raises ClusterUnavailable."""
+    from campaigns import board
 
-
-_entries: dict[tuple, _Entry] = {}  # (cluster configuration, namespace) -> its shared snapshot
-_entries_lock = threading.Lock()
+    return board.reading(namespace)
 
 
 def clear_cache() -> None:
-    """Forget every snapshot and client (tests re-point the settings between cases)."""
-    with _entries_lock:
-        _entries.clear()
+    """Forget every watch, snapshot and client (tests re-point the settings between cases)."""
+    from campaigns import board
+
+    board.stop_all()
     with _clients_lock:
         for existing in _clients.values():
             try:
@@ -314,63 +436,6 @@ def clear_cache() -> None:
             except Exception:  # noqa: BLE001, S110 - closing a pool must never break a reset
                 pass
         _clients.clear()
-
-
-def _entry(namespace: str) -> _Entry:
-    """The cache entry of a namespace on the cluster configured now (re-pointing settings starts afresh)."""
-    key = (_config_key(), namespace)
-    with _entries_lock:
-        return _entries.setdefault(key, _Entry())
-
-
-def _served(namespace: str, entry: _Entry, fresh: bool = False) -> Reading:
-    if entry.snapshot is None:
-        raise ClusterUnavailable(entry.failure_sentence or "The cluster has not been read yet.")
-    return Reading(namespace, entry.snapshot, entry.unreachable_since, fresh)
-
-
-def read_namespace(namespace: str) -> Reading:
-    """The shared snapshot of one namespace, refreshed when older than HTRFLOW_SNAPSHOT_SECONDS.
-
-    One refresh at a time per namespace: while one runs, other requests get the previous snapshot,
-    or wait for it when there is none. After a failed read the API is not asked again until the
-    snapshot period has passed, so a down cluster costs one timeout per period, not one per request.
-    """
-    entry = _entry(namespace)
-    period = float(settings.HTRFLOW_SNAPSHOT_SECONDS)
-    now = time.monotonic()
-    if entry.snapshot is not None and now - entry.read_monotonic < period:
-        return _served(namespace, entry)
-    if entry.failed_monotonic is not None and now - entry.failed_monotonic < period:
-        return _served(namespace, entry)
-    if not entry.lock.acquire(blocking=False):
-        if entry.snapshot is not None:
-            return _served(namespace, entry)
-        waited = entry.lock.acquire(timeout=float(settings.HTRFLOW_KUBE_TIMEOUT) * WAIT_FACTOR)
-        if waited:
-            entry.lock.release()
-        return _served(namespace, entry)
-    try:
-        return _refresh(namespace, entry)
-    finally:
-        entry.lock.release()
-
-
-def _refresh(namespace: str, entry: _Entry) -> Reading:
-    try:
-        snapshot = fetch_snapshot(namespace)
-    except ClusterUnavailable as trouble:
-        entry.failed_monotonic = time.monotonic()
-        entry.failure_sentence = trouble.sentence
-        if entry.unreachable_since is None:
-            entry.unreachable_since = datetime.now(UTC)
-        return _served(namespace, entry)
-    entry.snapshot = snapshot
-    entry.read_monotonic = time.monotonic()
-    entry.failed_monotonic = None
-    entry.unreachable_since = None
-    entry.failure_sentence = ""
-    return _served(namespace, entry, fresh=True)
 
 
 def served_namespaces() -> list[str]:
@@ -383,7 +448,7 @@ def served_namespaces() -> list[str]:
 def create_config_map(namespace: str, body: dict) -> None:
     try:
         _call("POST", f"/api/v1/namespaces/{namespace}/configmaps", body=body, content_type="application/json")
-    except _NotReadable as refused:
+    except NotReadable as refused:
         raise ClusterUnavailable(f"creating a ConfigMap was refused ({refused.status})") from None
 
 
@@ -395,5 +460,5 @@ def patch_config_map(namespace: str, name: str, patch: dict) -> None:
             body=patch,
             content_type="application/merge-patch+json",
         )
-    except _NotReadable as refused:
+    except NotReadable as refused:
         raise ClusterUnavailable(f"patching ConfigMap {name} was refused ({refused.status})") from None

@@ -7,8 +7,6 @@ assembled here is presentation only: links, which volumes to ask progress for, p
 from __future__ import annotations
 
 import re
-import threading
-import time
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -21,7 +19,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from campaigns import kube, progress, status_records
+from campaigns import kube, progress
 from campaigns.models import PHASES, Campaign, Volume, bounded
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
@@ -51,6 +49,7 @@ class ClusterState:
     banners: list[str] = field(default_factory=list)  # an older snapshot is shown
     problems: list[str] = field(default_factory=list)  # a namespace could not be read at all
     stale: bool = False
+    readings: list = field(default_factory=list)  # board.Reading of each namespace read
 
     @property
     def nothing_read(self) -> bool:
@@ -62,8 +61,9 @@ def served_namespaces() -> list[str]:
 
 
 def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
-    """Project the shared snapshot of each namespace; an unreadable cluster becomes sentences."""
-    from campaigns.projection import project, sort_campaigns
+    """The current reading of each namespace (projected once per change by `campaigns.board`);
+    an unreadable cluster becomes sentences."""
+    from campaigns.projection import sort_campaigns
 
     state = ClusterState()
     for namespace in namespaces or served_namespaces():
@@ -73,9 +73,8 @@ def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
             prefix = f"Namespace {namespace}: " if len(served_namespaces()) > 1 else ""
             state.problems.append(prefix + trouble.sentence)
             continue
-        campaigns = _projected(reading, now, project)
-        status_records.keep_current(reading, campaigns)
-        state.campaigns.extend(campaigns)
+        state.readings.append(reading)
+        state.campaigns.extend(reading.campaigns)
         banner = reading.banner(now)
         if banner:
             state.stale = True
@@ -85,36 +84,12 @@ def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
     return state
 
 
-_projections: dict[str, tuple[tuple, float, list[Campaign]]] = {}
-_projections_lock = threading.Lock()
-
-
-def _projected(reading: kube.Reading, now, project) -> list[Campaign]:
-    """The projection of a snapshot, shared by requests for a few seconds.
-
-    Projecting thousands of volumes per campaign costs far more than rendering; while the snapshot
-    is the same, only time-worded sentences could differ, and those may be a few seconds old.
-    """
-    key = (id(reading.snapshot), reading.snapshot.read_at)
-    with _projections_lock:
-        cached = _projections.get(reading.namespace)
-    if cached and cached[0] == key and time.monotonic() - cached[1] < PROJECTION_SECONDS:
-        return cached[2]
-    campaigns = project(reading.snapshot, now)
-    with _projections_lock:
-        _projections[reading.namespace] = (key, time.monotonic(), campaigns)
-    return campaigns
-
-
 def clear_projections() -> None:
-    with _projections_lock:
-        _projections.clear()
+    """Kept for tests written before projections moved to `campaigns.board` (nothing is cached here)."""
 
 
 def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:
-    """One campaign, projected alone (a poll costs one campaign's work, not the whole list's)."""
-    from campaigns.projection import project_one
-
+    """One campaign of the current reading (a lookup: the board projected it already)."""
     state = ClusterState()
     if namespace not in served_namespaces() or not DNS_LABEL.match(name or ""):
         return None, state
@@ -123,11 +98,12 @@ def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, Clus
     except kube.ClusterUnavailable as trouble:
         state.problems.append(trouble.sentence)
         return None, state
+    state.readings.append(reading)
     banner = reading.banner(now)
     if banner:
         state.stale = True
         state.banners.append(banner)
-    campaign = project_one(reading.snapshot, name, now)
+    campaign = reading.find(name)
     if campaign is not None:
         state.campaigns.append(campaign)
     return campaign, state

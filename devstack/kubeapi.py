@@ -48,6 +48,7 @@ from devstack.kube_selectors import (
     parse_field_selector,
     parse_label_selector,
 )
+from devstack.kube_watch import Change, ChangeLog, Stream, WatchRequest, is_true
 
 KUEUE_GROUP = "kueue.x-k8s.io"
 SERVER_VERSION = {"major": "1", "minor": "31", "gitVersion": "v1.31.4"}
@@ -281,6 +282,9 @@ class KubeDouble:
         self.token = secrets.token_urlsafe(24)
         self.kubeconfig_path: Path | None = None
         self.kueue_v1beta2_enabled = True
+        self._changes = ChangeLog(self._lock, self._revision)
+        self.bookmark_seconds = 1.0
+        self._bytes: dict[str, int] = {}
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -303,6 +307,8 @@ class KubeDouble:
         if server is None:
             return
         self._wake.set()
+        with self._lock:
+            self._changes.end_streams()
         server.shutdown()
         server.server_close()
         with self._lock:
@@ -427,6 +433,41 @@ class KubeDouble:
                     return fault
         return None
 
+    # -- watches and load --------------------------------------------------------------------------
+
+    def drop_watches(self) -> None:
+        """End every open watch stream abruptly, as an API server restart would; clients watch again."""
+        with self._lock:
+            self._changes.end_streams()
+
+    def compact(self) -> None:
+        """Forget the change history, as etcd compaction does: watches from older versions get 410."""
+        with self._lock:
+            self._changes.compact(self._revision)
+
+    def open_watches(self) -> int:
+        with self._lock:
+            return self._changes.open
+
+    def bytes_served(self) -> int:
+        """Response body bytes sent since the last `reset_bytes` (watch streams included)."""
+        with self._lock:
+            return sum(self._bytes.values())
+
+    def bytes_by_resource(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._bytes)
+
+    def reset_bytes(self) -> None:
+        with self._lock:
+            self._bytes.clear()
+
+    def _count_bytes(self, path: str, size: int) -> None:
+        plurals = {plural for _group, plural in _BY_PLURAL}
+        plural = next((s for s in reversed(path.split("/")) if s in plurals), "other")
+        with self._lock:
+            self._bytes[plural] = self._bytes.get(plural, 0) + size
+
     def expire_continue_tokens(self) -> None:
         """Forget every paging snapshot, as a real server does after compaction: old tokens get 410."""
         with self._lock:
@@ -442,6 +483,9 @@ class KubeDouble:
             self._snapshots.clear()
             self._calls.clear()
             self.kueue_v1beta2_enabled = True
+            # Watchers of the old objects must list again: their versions are gone.
+            self._changes.compact(self._revision)
+            self._changes.end_streams()
         self.clear_faults()
 
     def put(self, obj: dict) -> dict:
@@ -486,6 +530,9 @@ class KubeDouble:
             removed = self._bucket(resource).pop(self._key(resource, namespace, name), None)
             if removed is not None:
                 self._revision += 1
+                self._changes.record(
+                    Change(self._revision, (resource.group, resource.plural), namespace or "", None, removed)
+                )
                 if resource.plural == "pods":
                     for log_key in [k for k in self._logs if k[:2] == (namespace, name)]:
                         del self._logs[log_key]
@@ -551,6 +598,9 @@ class KubeDouble:
         metadata["resourceVersion"] = str(self._revision)
         obj["apiVersion"], obj["kind"] = resource.api_version(), resource.kind
         self._bucket(resource)[_object_key(obj)] = obj
+        self._changes.record(
+            Change(self._revision, (resource.group, resource.plural), metadata.get("namespace") or "", obj, existing)
+        )
         return obj
 
     @staticmethod
@@ -601,8 +651,10 @@ class KubeDouble:
         if headers.get("Authorization") != f"Bearer {self.token}":
             raise ApiError(401, "Unauthorized: send the bearer token from the double's kubeconfig")
         route = self._route(path)
-        if query.get("watch") in ("true", "1"):
-            raise ApiError(400, "watch is not supported by the Kubernetes double; list instead")
+        if is_true(query.get("watch")):
+            if method != "GET" or route.name or route.subresource:
+                raise ApiError(405, "watch is served on list paths only", reason="MethodNotAllowed")
+            raise WatchRequest(route, query)
         if method == "GET":
             if route.subresource == "log":
                 return self._pod_log(route, query)
@@ -1021,6 +1073,12 @@ class _Handler(BaseHTTPRequestHandler):
                     error.headers["Retry-After"] = str(fault.retry_after if fault.retry_after is not None else 1)
                 raise error
             code, headers, payload = double.handle(method, path, query, self.headers, body)
+        except WatchRequest as watch:
+            try:
+                self._stream(Stream(double, watch.route, watch.query), path)
+            except ApiError as error:
+                self._send(error.code, {"Content-Type": "application/json"}, json.dumps(error.body()).encode())
+            return
         except ApiError as error:
             code, headers, payload = error.code, {"Content-Type": "application/json", **error.headers}, b""
             payload = json.dumps(error.body()).encode("utf-8")
@@ -1028,6 +1086,29 @@ class _Handler(BaseHTTPRequestHandler):
             failure = ApiError(500, f"the Kubernetes double failed: {type(error).__name__}: {error}")
             code, headers, payload = 500, {"Content-Type": "application/json"}, json.dumps(failure.body()).encode()
         self._send(code, headers, payload)
+
+    def _stream(self, stream: Stream, path: str) -> None:
+        """A watch: chunked newline-delimited JSON events until the stream ends."""
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.send_header("Cache-Control", "no-cache, private")
+            self.end_headers()
+
+            def write(chunk: bytes) -> None:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                self.wfile.flush()
+                self.double._count_bytes(path, len(chunk))
+
+            if stream.serve(write):
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+            else:
+                self.connection.shutdown(socket.SHUT_RDWR)
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+        self.close_connection = True
 
     def _fault_message(self, method: str, path: str, status: int) -> str:
         if status == 403:
@@ -1059,6 +1140,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(payload)
             self.wfile.flush()
+            self.double._count_bytes(self.path.split("?")[0], len(payload))
         except (BrokenPipeError, ConnectionResetError, OSError):
             self.close_connection = True
 

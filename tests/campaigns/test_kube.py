@@ -289,57 +289,13 @@ def test_a_missing_kubeconfig_is_a_sentence(settings, tmp_path):
     assert "kubeconfig" in raised.value.sentence
 
 
-def test_requests_share_one_snapshot_for_the_snapshot_period(cluster):
-    load_campaigns(cluster, 1)
-    first = kube.read_namespace(NS)
-    calls = len(cluster.calls)
-    second = kube.read_namespace(NS)
-    assert second.snapshot is first.snapshot
-    assert len(cluster.calls) == calls
-    assert first.fresh and not second.fresh
-
-
-def test_the_snapshot_is_read_again_after_the_period(cluster, settings):
-    settings.HTRFLOW_SNAPSHOT_SECONDS = 0
-    load_campaigns(cluster, 1)
-    first = kube.read_namespace(NS)
-    second = kube.read_namespace(NS)
-    assert second.snapshot is not first.snapshot
-
-
-def test_when_the_api_goes_down_the_last_good_snapshot_is_served_with_a_banner(cluster, settings):
-    settings.HTRFLOW_SNAPSHOT_SECONDS = 0
-    load_campaigns(cluster, 2)
-    good = kube.read_namespace(NS)
-    assert good.unreachable_since is None and good.banner() is None
-    cluster.inject_fault(r".*", status=503)
-    stale = kube.read_namespace(NS)
-    assert stale.snapshot is good.snapshot
-    assert stale.unreachable_since is not None
-    banner = stale.banner()
-    assert banner.startswith("Could not reach the cluster since ")
-    assert "less than a minute ago" in banner
-    cluster.clear_faults()
-    recovered = kube.read_namespace(NS)
-    assert recovered.unreachable_since is None and recovered.snapshot is not good.snapshot
-
-
 def test_the_banner_says_since_when_in_minutes():
+    """(How the cluster is followed, by watch, is tested in test_board.py.)"""
     from datetime import UTC, datetime, timedelta
 
     since = datetime(2026, 9, 24, 14, 2, tzinfo=UTC)
     text = kube.stale_banner(since, since + timedelta(minutes=3, seconds=20))
     assert "since 14:02 UTC (3 min ago)" in text
-
-
-def test_a_down_api_is_not_asked_again_by_every_request(cluster):
-    cluster.inject_fault(r".*", status=503)
-    with pytest.raises(kube.ClusterUnavailable):
-        kube.read_namespace(NS)
-    calls = len(cluster.calls)
-    with pytest.raises(kube.ClusterUnavailable):
-        kube.read_namespace(NS)
-    assert len(cluster.calls) == calls
 
 
 @pytest.mark.parametrize("campaigns", [2, 30])
