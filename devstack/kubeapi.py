@@ -293,7 +293,7 @@ class KubeDouble:
         if self._server is not None:
             return self
         self._wake = threading.Event()
-        server = ThreadingHTTPServer((host, port), _Handler)
+        server = _Server((host, port), _Handler)
         server.daemon_threads = True
         server.double = self
         self._server = server
@@ -1009,6 +1009,11 @@ def _json(code: int, payload: dict) -> tuple[int, dict, bytes]:
 
 # ---------------------------------------------------------------------------------------------
 # HTTP plumbing
+
+
+class _Server(ThreadingHTTPServer):
+    # A client opens a connection per watched list at once; the default backlog of 5 would drop some.
+    request_queue_size = 256
 
 
 class _Handler(BaseHTTPRequestHandler):
