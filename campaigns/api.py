@@ -13,7 +13,7 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from campaigns import progress, views
+from campaigns import cards, progress, views
 from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
 
 API_VERSION = "v1"
@@ -74,6 +74,29 @@ def _whole(value, default: int, maximum: int) -> int | None:
     return min(number, maximum)
 
 
+def staleness(state) -> dict:
+    """How old the cluster state of an answer is: fresh, or since when (and why) the cluster was not read."""
+    now = timezone.now()
+    old = [r for r in state.readings if r.unreachable_since is not None]
+    if not old:
+        return {"stale": False, "ageSeconds": 0, "since": None, "sentence": ""}
+    oldest = min(old, key=lambda r: r.unreachable_since)
+    return {
+        "stale": True,
+        "ageSeconds": int(oldest.age_seconds(now)),
+        "since": _iso(oldest.unreachable_since),
+        "sentence": oldest.banner(now),
+    }
+
+
+def _marked(response: JsonResponse, stale: dict) -> JsonResponse:
+    """The answer with its age in headers too, for scripts that read only headers."""
+    response["X-Snapshot-Age"] = str(stale["ageSeconds"])
+    if stale["stale"]:
+        response["X-Snapshot-Stale-Since"] = stale["since"]
+    return response
+
+
 def _results_base(campaign: Campaign) -> str:
     from results.keys import results_base
 
@@ -129,10 +152,10 @@ def volume_json(volume: Volume, answer: progress.VolumeProgress | None) -> dict:
         "index": volume.index,
         "id": volume.id,
         "state": volume.state,
-        "manifestUrl": views._url_for_key(volume.manifest_key),
-        "iiifUrl": views._url_for_key(volume.iiif_key),
-        "altoPrefix": views._url_for_key(volume.alto_prefix),
-        "logUrl": views._url_for_key(volume.log_key),
+        "manifestUrl": cards.result_url(volume.manifest_key),
+        "iiifUrl": cards.result_url(volume.iiif_key),
+        "altoPrefix": cards.result_url(volume.alto_prefix),
+        "logUrl": cards.result_url(volume.log_key),
         "sourceUrl": _source_url(volume),
         "progress": answer.progress.as_api() if answer and answer.progress else None,
         "forbidden": bool(answer and answer.forbidden),
@@ -163,7 +186,9 @@ def jobs(request):
     reaped.sort(key=lambda c: c.finished_at or c.started_at or c.created_at or now.min.replace(tzinfo=now.tzinfo))
     reaped.reverse()
     shown = live + reaped[:reaped_limit]
-    return _json([summary(c) for c in shown], headers={"X-Reaped-Total": str(len(reaped))})
+    stale = staleness(state)
+    answer = [{**summary(c), "snapshot": stale} for c in shown]
+    return _marked(_json(answer, headers={"X-Reaped-Total": str(len(reaped))}), stale)
 
 
 @read_only
@@ -189,7 +214,7 @@ def job_detail(request, namespace, name):
     )
     volumes = [volume_json(v, report.get(v.progress_key)) for v in page]
     read = [r.progress for r in report.by_key.values() if r.progress is not None]
-    tally = views.page_tally(active + done, report)
+    tally = cards.page_tally(active + done, report)
     latest = max(read, key=lambda p: p.updated_at or now.min.replace(tzinfo=now.tzinfo), default=None)
     data = summary(campaign)
     data.update(
@@ -213,6 +238,7 @@ def job_detail(request, namespace, name):
             "pagesFailed": tally.failed,
             "pagesCounted": {"volumes": tally.counted, "of": tally.eligible, "sentence": tally.caption},
             "progressSentence": report.card_sentence,
+            "snapshot": staleness(state),
         }
     )
-    return _json(data)
+    return _marked(_json(data), data["snapshot"])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from campaigns.models import PHASE_KEYS, PHASES, Campaign, Volume
 
-ATTENTION_CARDS = 4  # full cards shown without asking: the first campaigns that need attention
+ATTENTION_CARDS = 3  # full cards shown without asking: the first campaigns that need attention
 OPEN_CARDS = 8  # full cards a person may open besides those
 SEARCH_HITS_PER_CAMPAIGN = 3
 SEARCH_LIMIT = 64

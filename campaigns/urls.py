@@ -1,9 +1,10 @@
 from django.urls import path
 
-from campaigns import api, views
+from campaigns import api, list_views, views
 
 urlpatterns = [
-    path("", views.campaign_list, name="campaign_list"),
+    path("", list_views.campaign_list, name="campaign_list"),
+    path("changes", list_views.campaign_changes, name="campaign_changes"),
     path("campaigns/<str:namespace>/<str:name>", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<str:namespace>/<str:name>/card", views.campaign_card, name="campaign_card"),
     path("api/v1/version", api.version, name="api_version"),

@@ -9,9 +9,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from campaigns import cards
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
-from campaigns import views
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.session import browser_login
 
@@ -22,11 +22,10 @@ pytestmark = pytest.mark.browser
 def campaigns_page(scene, live_server, page, settings, session_key_file, monkeypatch):
     """A logged-in browser on the campaign list, with snapshots and card polls short enough to see the
     simulator move without long waits."""
-    monkeypatch.setattr(views, "POLL_SECONDS", 2)
+    monkeypatch.setattr(cards, "POLL_SECONDS", 2)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
-    views.clear_projections()
     progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     page.goto(live_server.url + "/")

@@ -10,8 +10,8 @@ import pytest
 
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
-from campaigns import views
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
+from tests.fixtures.kube import cluster_goes_down, settled
 
 HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
@@ -29,7 +29,6 @@ def prepared_cluster(kube, settings):
     settings.HTRFLOW_KUBE_TIMEOUT = 1.0
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
-    views.clear_projections()
     progress_module.clear_cache()
     yield kube
     kube_module.clear_cache()
@@ -58,31 +57,32 @@ def page_text(response) -> str:
 # --- the list ---------------------------------------------------------------------------------------
 
 
-def test_the_list_shows_a_card_per_campaign_with_its_state_and_counts(cluster, results_client):
+def test_the_list_shows_a_line_per_campaign_with_its_state_and_counts(cluster, results_client):
     add_campaign(cluster, "parish-records-1870", volume_ids=["C1", "C2", "C3", "C4"], completed="0-1", active=1)
     cluster.put(campaign_pod("parish-records-1870", 2))
     response = results_client.get("/")
     assert response.status_code == 200
     html = page_text(response)
-    assert 'id="card-htr-batch--parish-records-1870"' in html
-    assert "Running" in html
-    assert re.search(r"<strong>2</strong> of 4 done", html)
-    assert 'href="/campaigns/htr-batch/parish-records-1870"' in html
-    assert "HX-Request" in response["Vary"]
+    line = row_html(html, "parish-records-1870")
+    assert "Running" in line
+    assert re.search(r"<strong>2</strong> of 4 volumes done", line)
+    assert 'href="/campaigns/htr-batch/parish-records-1870"' in line
+    assert 'id="card-htr-batch--parish-records-1870"' not in html  # calm: a line, not a full card
 
 
-def test_a_running_card_polls_and_a_finished_card_does_not(cluster, results_client):
+def test_the_list_polls_once_for_the_whole_page_and_a_campaign_page_polls_its_card(cluster, results_client):
     add_campaign(cluster, "still-going", volume_ids=["A1", "A2"], completed="0", active=1)
     done = campaign_job("all-done", str(uuid.uuid4()), volumes=1, completed="0")
     done["status"]["conditions"] = [{"type": "Complete", "status": "True"}]
     done["status"]["completionTime"] = "2026-09-24T09:00:00Z"
     cluster.put(done)
     cluster.put(campaign_record("all-done", ["B1"]))
-    html = page_text(results_client.get("/"))
-    running = html[html.index('id="card-htr-batch--still-going"') :].split("</article>")[0]
-    finished = html[html.index('id="card-htr-batch--all-done"') :].split("</article>")[0]
-    assert 'hx-get="/campaigns/htr-batch/still-going/card"' in running
-    assert "hx-trigger" not in finished.split(">")[0]
+    html = page_text(results_client.get("/", {"open": [f"{NS}/still-going", f"{NS}/all-done"]}))
+    assert html.count("hx-trigger=") == 1 and 'id="list-poll"' in html
+    running = page_text(results_client.get(f"/campaigns/{NS}/still-going"))
+    finished = page_text(results_client.get(f"/campaigns/{NS}/all-done"))
+    assert 'hx-get="/campaigns/htr-batch/still-going/card"' in card_html(running, "still-going")
+    assert "hx-trigger" not in card_html(finished, "all-done").split(">")[0]
 
 
 def test_a_poll_of_a_finished_campaign_stops_polling_with_286(cluster, results_client):
@@ -108,7 +108,7 @@ def test_a_failed_volume_has_its_sentence_and_run_log_link_on_one_row(cluster, r
     add_campaign(cluster, "with-failure", volume_ids=["C1", "bouppteckning-1871", "C3"], completed="0", failed="1")
     message = json.dumps({"stage": "setup", "permanent": True, "error": "manifest fetch failed: HTTP 404"})
     cluster.put(failed_pod("with-failure", 1, message))
-    html = page_text(results_client.get("/"))
+    html = page_text(results_client.get("/"))  # in trouble: shown as a full card without asking
     rows = re.findall(r'<li class="problem[^"]*">(.*?)</li>', html, re.S)
     assert len(rows) == 1
     row = rows[0]
@@ -185,11 +185,11 @@ def test_with_the_cluster_down_after_a_good_read_the_last_state_shows_with_a_ban
 ):
     add_campaign(cluster, "still-going", volume_ids=["A1", "A2"], completed="0", active=1)
     assert results_client.get("/").status_code == 200
-    cluster.inject_fault(r".*", status=503)
+    cluster_goes_down(cluster)
     html = page_text(results_client.get("/"))
-    assert "Could not reach the cluster since" in html
-    assert 'id="card-htr-batch--still-going"' in html
-    # polls slow down while the cluster cannot be read
+    assert "The cluster has been answering with errors since" in html
+    assert 'id="row-htr-batch--still-going"' in html
+    # the page's poll slows down while the cluster cannot be read
     assert 'hx-trigger="every 30s' in html
 
 
@@ -209,31 +209,99 @@ def test_the_campaign_page_filters_searches_and_pages_volumes(cluster, results_c
     assert found.count('<tr class="vol ') == 1 and "V0123" in found
 
 
-def test_the_list_watch_adds_new_campaigns_and_marks_removed_ones(cluster, results_client):
+def poll(client, page_html: str, **params):
+    """What the page's one poll would get: its URL and the fingerprints the page holds."""
+    url = re.search(r'id="list-poll" class="list-poll" hx-get="([^"]+)"', page_html).group(1).replace("&amp;", "&")
+    shown = re.findall(r'name="shown" value="([^"]+)"', page_html)
+    return client.get(url, {"shown": shown, **params}, headers={"HX-Request": "true"})
+
+
+def test_a_poll_when_nothing_changed_answers_204_without_a_body(cluster, results_client):
+    add_campaign(cluster, "steady", volume_ids=["A1", "A2"], completed="0", active=1)
+    html = page_text(results_client.get("/"))
+    answer = poll(results_client, html)
+    assert answer.status_code == 204 and answer.content == b""
+
+
+def test_a_poll_sends_only_the_line_that_changed(cluster, results_client):
+    add_campaign(cluster, "moving", volume_ids=["A1", "A2", "A3"], completed="0", active=1)
+    add_campaign(cluster, "steady", volume_ids=["B1", "B2"], completed="0", active=1)
+    html = page_text(results_client.get("/"))
+    cluster.patch("batch/v1", "Job", NS, "moving", {"status": {"completedIndexes": "0-1"}})
+    settled()
+    answer = page_text(poll(results_client, html))
+    assert 'id="row-htr-batch--moving" class="overview-row' in answer and 'hx-swap-oob="true"' in answer
+    assert re.search(r"<strong>2</strong> of 3 volumes done", answer)
+    assert "row-htr-batch--steady" not in answer.replace('value="row:htr-batch/steady', "")
+    assert 'id="list-shown" hidden hx-swap-oob="true"' in answer  # the new fingerprints
+
+
+def test_a_poll_adds_new_campaigns_and_marks_removed_ones(cluster, results_client):
     add_campaign(cluster, "old-one", volume_ids=["A1"], active=1)
+    add_campaign(cluster, "leaving", volume_ids=["C1"], active=1)
+    html = page_text(results_client.get("/"))
     add_campaign(cluster, "new-one", volume_ids=["B1"], active=1)
-    response = results_client.get(
-        "/", {"watch": "1", "shown": ["htr-batch/old-one:0", "htr-batch/vanished:0"]}, headers={"HX-Request": "true"}
-    )
-    html = page_text(response)
-    assert 'hx-swap-oob="afterbegin:#cards"' in html
-    assert 'id="card-htr-batch--new-one"' in html
-    assert 'id="card-htr-batch--vanished" class="card card-gone" hx-swap-oob="outerHTML"' in html
-    assert 'id="card-htr-batch--old-one"' not in html  # cards already shown are left where they are
+    cluster.delete("batch/v1", "Job", NS, "leaving")
+    cluster.delete("v1", "ConfigMap", NS, "campaign-leaving")
+    settled()
+    answer = page_text(poll(results_client, html))
+    assert 'hx-swap-oob="beforeend:#overview-rows"' in answer and 'id="row-htr-batch--new-one"' in answer
+    assert 'id="row-htr-batch--leaving" class="overview-row row-gone" hx-swap-oob="true"' in answer
+    assert 'id="row-htr-batch--old-one"' not in answer  # lines already shown stay where they are
 
 
-def test_the_list_watch_offers_a_re_sort_instead_of_reordering(cluster, results_client):
-    add_campaign(cluster, "aaa", volume_ids=["A1"], active=1)
-    add_campaign(cluster, "bbb", volume_ids=["B1"], active=1)
-    current = page_text(results_client.get("/"))
-    order = re.findall(r'name="shown" value="([^"]+)"', current)
-    assert len(order) == 2
-    reversed_order = list(reversed(order))
-    html = page_text(results_client.get("/", {"watch": "1", "shown": reversed_order}, headers={"HX-Request": "true"}))
-    assert "Re-sort" in html
-    assert "hx-swap-oob" not in html
-    same = page_text(results_client.get("/", {"watch": "1", "shown": order}, headers={"HX-Request": "true"}))
-    assert "Re-sort" not in same
+def test_a_campaign_newly_in_trouble_gets_its_card_and_one_announcement(cluster, results_client):
+    add_campaign(cluster, "calm-then-not", volume_ids=["A1", "A2", "A3"], completed="0", active=1)
+    html = page_text(results_client.get("/"))
+    assert 'id="card-htr-batch--calm-then-not"' not in html
+    cluster.patch("batch/v1", "Job", NS, "calm-then-not", {"status": {"failedIndexes": "1-2"}})
+    settled()
+    answer = page_text(poll(results_client, html))
+    assert 'hx-swap-oob="beforeend:#cards"' in answer and 'id="card-htr-batch--calm-then-not"' in answer
+    announced = re.search(r'<div id="list-announce" hx-swap-oob="innerHTML"><p>(.*?)</p></div>', answer).group(1)
+    assert announced == "calm-then-not now needs attention: 2 volumes failed."
+    assert "<title>(1 needs attention) Campaigns" in answer
+    again = poll(results_client, answer.replace('hx-swap-oob="true"', ""))
+    assert again.status_code == 204  # said once, not on every poll
+
+
+def test_a_line_the_filter_no_longer_keeps_is_updated_in_place(cluster, results_client):
+    add_campaign(cluster, "was-running", volume_ids=["A1", "A2"], completed="0", active=1)
+    html = page_text(results_client.get("/", {"state": "running"}))
+    assert 'id="row-htr-batch--was-running"' in html
+    job = cluster.get("batch/v1", "Job", NS, "was-running")
+    job["status"].update(completedIndexes="0-1", active=0, conditions=[{"type": "Complete", "status": "True"}])
+    cluster.put(job)
+    settled()
+    answer = page_text(poll(results_client, html))
+    assert 'id="row-htr-batch--was-running"' in answer and "Succeeded" in answer
+    assert "row-gone" not in answer
+
+
+def test_the_state_filter_and_the_search_keep_what_they_ask_for(cluster, results_client):
+    add_campaign(cluster, "parish-a", volume_ids=["P-0001", "P-0002"], completed="0", active=1)
+    add_campaign(cluster, "held-back", volume_ids=["Q-0001"], suspend=True)
+    running = page_text(results_client.get("/", {"state": "running"}))
+    assert "row-htr-batch--parish-a" in running and "row-htr-batch--held-back" not in running
+    assert 'aria-current="page"' in running and 'id="state-running"' in running
+    found = page_text(results_client.get("/", {"q": "p-0002"}))
+    assert "row-htr-batch--held-back" not in found
+    hit = re.search(r'<a id="row-htr-batch--parish-a-hit-1" class="mono" href="([^"]+)">P-0002</a>', found)
+    assert hit and hit.group(1) == "/campaigns/htr-batch/parish-a?q=P-0002"
+    nothing = page_text(results_client.get("/", {"q": "no-such-volume"}))
+    assert "No campaign or volume matches “no-such-volume”" in nothing
+
+
+def test_a_search_keeps_hostile_words_inert(cluster, results_client):
+    add_campaign(cluster, "parish-a", volume_ids=["P-0001"], completed="0", active=1)
+    html = page_text(results_client.get("/", {"q": HOSTILE, "state": "<b>"}))
+    assert "<script>alert(2)" not in html and "<img src=x" not in html
+
+
+def test_the_list_page_is_compressed_for_clients_that_accept_it(cluster, results_client):
+    add_campaign(cluster, "parish-a", volume_ids=["P-0001"], completed="0", active=1)
+    response = results_client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert response["Content-Encoding"] == "gzip"
 
 
 def test_progress_of_a_running_volume_is_read_with_the_persons_session(cluster, results_client, store):
@@ -242,7 +310,7 @@ def test_progress_of_a_running_volume_is_read_with_the_persons_session(cluster, 
     cluster.put(campaign_pod("live-one", 0))
     progress = {"stage": "stream", "pages_total": 412, "pages_done": 137, "pages_failed": 1, "last_page": "0138"}
     store.put(f"{NS}/{pipeline}/C0074519/progress.json", json.dumps(progress))
-    html = page_text(results_client.get("/"))
+    html = page_text(results_client.get("/", {"open": f"{NS}/live-one"}))
     assert '<progress max="412" value="137"' in html
     assert "137 of 412" in html
 
@@ -256,7 +324,7 @@ def test_a_volume_the_account_may_not_read_says_so(cluster, client, store, sessi
     store.put(f"{NS}/{pipeline}/C1/progress.json", json.dumps({"stage": "stream", "pages_total": 3}))
     store.deny_limited(f"{NS}/{pipeline}/")
     login_as(client, store.accounts["limited"])
-    html = page_text(client.get("/"))
+    html = page_text(client.get("/", {"open": f"{NS}/secret-one"}))
     assert "Your account may not read these volumes&#x27; results, so their progress is not shown." in html
     assert html.count("may not read") == 1  # said once for the card, not on every row
     assert "no access" in html
@@ -266,7 +334,7 @@ def test_an_unreachable_store_gets_its_own_sentence_on_the_card(cluster, results
     add_campaign(cluster, "live-one", volume_ids=["C1"], active=1)
     cluster.put(campaign_pod("live-one", 0))
     settings.S3_ENDPOINT = "http://127.0.0.1:9"  # nothing listens there
-    html = page_text(results_client.get("/"))
+    html = page_text(results_client.get("/", {"open": f"{NS}/live-one"}))
     assert progress_module.CARD_SENTENCES[progress_module.UNREACHABLE] in html
 
 
@@ -287,12 +355,9 @@ def test_the_number_of_api_calls_per_page_does_not_depend_on_the_campaigns(clust
         load_campaigns(cluster, campaigns)
         kube_module.clear_cache()
         results_client.get("/")
-        counts.append(len([c for c in cluster.calls if c[0] == "GET"]))
+        results_client.get("/")
+        counts.append(len([c for c in cluster.calls if c[0] == "GET" and not c[2].get("watch")]))
     assert counts[0] == counts[1]
-
-
-# --- status records ------------------------------------------------------------------------------
-
 
 def status_writes(double):
     return [(method, path) for method, path, _query in double.calls if method in ("POST", "PATCH", "PUT")]
@@ -479,25 +544,18 @@ def test_a_job_with_fields_of_the_wrong_shape_still_renders(cluster, results_cli
     assert "odd-shapes" in page_text(results_client.get("/"))
 
 
-def test_re_sort_returns_the_list_fragment_in_the_current_order(cluster, results_client):
-    add_campaign(cluster, "aaa", volume_ids=["A1"], active=1)
-    response = results_client.get("/", {"fragment": "list"}, headers={"HX-Request": "true"})
-    html = page_text(response)
-    assert html.lstrip().startswith('<div id="campaign-list"')
-    assert 'id="card-htr-batch--aaa"' in html and "<html" not in html
-
-
-# --- the card's figures ----------------------------------------------------------------------------
-
-
 def card_html(html: str, name: str) -> str:
     return html[html.index(f'id="card-{NS}--{name}"') :].split("</article>")[0]
+
+
+def row_html(html: str, name: str) -> str:
+    return html[html.index(f'id="row-{NS}--{name}"') :].split("</li>")[0]
 
 
 def test_the_volumes_bar_stacks_done_and_failed_with_the_counts_beside_it(cluster, results_client):
     add_campaign(cluster, "mixed", volume_ids=["C1", "C2", "C3", "C4"], completed="0-1", failed="2", active=1)
     cluster.put(campaign_pod("mixed", 3))
-    card = card_html(page_text(results_client.get("/")), "mixed")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/mixed"})), "mixed")
     assert re.search(r'<rect class="stack-done" width="50\.00"', card)
     assert re.search(r'<rect class="stack-failed" x="50\.00" width="25\.00"', card)
     assert 'data-done="2" data-failed="1" data-total="4"' in card
@@ -506,7 +564,7 @@ def test_the_volumes_bar_stacks_done_and_failed_with_the_counts_beside_it(cluste
 
 def test_the_bar_of_a_campaign_without_failures_has_no_failed_segment(cluster, results_client):
     add_campaign(cluster, "clean", volume_ids=["C1", "C2"], completed="0", active=1)
-    card = card_html(page_text(results_client.get("/")), "clean")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/clean"})), "clean")
     assert "stack-done" in card and "stack-failed" not in card
 
 
@@ -517,7 +575,7 @@ def test_pages_add_up_done_and_running_volumes_and_say_what_they_cover(cluster, 
     store.put(f"{NS}/{pipeline}/D1/progress.json", json.dumps({"stage": "done", "pages_total": 40, "pages_done": 40}))
     running = {"stage": "stream", "pages_total": 10, "pages_done": 4, "pages_failed": 1}
     store.put(f"{NS}/{pipeline}/R1/progress.json", json.dumps(running))
-    card = card_html(page_text(results_client.get("/")), "paged")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/paged"})), "paged")
     assert re.search(r"<strong>44</strong> of 50 done", card)
     assert "In all 2 volumes done or running." in card
     detail = results_client.get(f"/api/v1/jobs/{NS}/paged").json()
@@ -529,7 +587,7 @@ def test_pages_say_which_volumes_could_not_be_counted(cluster, results_client, s
     pipeline = "p-" + uuid.uuid4().hex[:8]
     add_campaign(cluster, "half-read", volume_ids=["D1", "D2"], pipeline=pipeline, completed="0-1")
     store.put(f"{NS}/{pipeline}/D1/progress.json", json.dumps({"stage": "done", "pages_total": 7, "pages_done": 7}))
-    card = card_html(page_text(results_client.get("/")), "half-read")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/half-read"})), "half-read")
     assert "Counted in 1 of 2 volumes done; 1 not read yet." in card
 
 
@@ -538,7 +596,7 @@ def test_a_repeated_failure_sentence_points_to_the_first_row(cluster, results_cl
     message = json.dumps({"stage": "setup", "permanent": True, "error": "manifest fetch failed: HTTP 404"})
     for index in range(3):
         cluster.put(failed_pod("same-cause", index, message))
-    card = card_html(page_text(results_client.get("/")), "same-cause")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/same-cause"})), "same-cause")
     rows = re.findall(r'<li class="problem[^"]*">(.*?)</li>', card, re.S)
     assert len(rows) == 3
     assert "IIIF manifest could not be read" in rows[0]
@@ -549,7 +607,7 @@ def test_a_repeated_failure_sentence_points_to_the_first_row(cluster, results_cl
 
 def test_the_campaign_page_does_not_link_to_itself(cluster, results_client):
     add_campaign(cluster, "self-link", volume_ids=["C1", "C2"], completed="0", active=1)
-    listed = card_html(page_text(results_client.get("/")), "self-link")
+    listed = card_html(page_text(results_client.get("/", {"open": f"{NS}/self-link"})), "self-link")
     assert "All 2 volumes" in listed
     detail = page_text(results_client.get(f"/campaigns/{NS}/self-link"))
     assert "All 2 volumes" not in detail
@@ -567,7 +625,7 @@ def test_backticked_names_show_as_code_and_everything_else_stays_escaped():
 def test_operator_commands_start_with_those_for_what_is_wrong(cluster, results_client):
     cluster.put(campaign_job("no-kueue", str(uuid.uuid4()), volumes=2, suspend=True))
     cluster.put(campaign_record("no-kueue", ["C1", "C2"]))
-    card = card_html(page_text(results_client.get("/")), "no-kueue")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/no-kueue"})), "no-kueue")
     commands = re.search(r'<pre class="commands"[^>]*>(.*?)</pre>', card, re.S).group(1).splitlines()
     assert commands[0] == "kubectl -n kueue-system get pods"
     assert "kubectl -n htr-batch get job no-kueue" in commands
@@ -578,7 +636,7 @@ def test_an_ended_results_login_offers_a_link_to_log_in_again(cluster, results_c
     add_campaign(cluster, "live-one", volume_ids=["C1"], active=1)
     cluster.put(campaign_pod("live-one", 0))
     monkeypatch.setattr(progress_module, "_reader", lambda request: None)  # no results session
-    card = card_html(page_text(results_client.get("/")), "live-one")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/live-one"})), "live-one")
     assert progress_module.CARD_SENTENCES[progress_module.NO_SESSION] in card
     assert 'href="/login?next=/campaigns/htr-batch/live-one">Log in</a>' in card
 
@@ -604,7 +662,7 @@ def test_a_finished_campaign_names_its_failed_pages_and_links_that_run_log(clust
     finished_campaign(cluster, "registers", ["D1", "D2"], pipeline)
     store.put(f"{NS}/{pipeline}/D1/progress.json", done_progress(9))
     store.put(f"{NS}/{pipeline}/D2/progress.json", done_progress(12, failed=3))
-    card = card_html(page_text(results_client.get("/")), "registers")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/registers"})), "registers")
     assert "Finished: all 2 volumes done. " in card
     assert "3 pages failed in D2; see its run log." in card
     link = re.search(r'<a href="([^"]+)" id="card-htr-batch--registers-pages-log">', card).group(1)
@@ -616,7 +674,7 @@ def test_a_finished_campaign_names_its_failed_pages_and_links_that_run_log(clust
     assert "pages failed" not in rows["D1"] and "Done." in rows["D1"]
 
 
-def test_a_finished_card_polls_until_its_page_counts_are_read_then_stops(
+def test_a_finished_card_is_brought_up_to_date_by_the_page_poll_once_its_counts_are_read(
     cluster, results_client, store, monkeypatch
 ):
     monkeypatch.setattr(progress_module, "EXTRA_READS_PER_REQUEST", 1)
@@ -624,12 +682,12 @@ def test_a_finished_card_polls_until_its_page_counts_are_read_then_stops(
     finished_campaign(cluster, "late-count", ["D1", "D2"], pipeline)
     store.put(f"{NS}/{pipeline}/D1/progress.json", done_progress(5))
     store.put(f"{NS}/{pipeline}/D2/progress.json", done_progress(6, failed=2))
-    card = card_html(page_text(results_client.get("/")), "late-count")
-    assert 'hx-get="/campaigns/htr-batch/late-count/card"' in card  # one of two done volumes read so far
-    poll = results_client.get(f"/campaigns/{NS}/late-count/card", headers={"HX-Request": "true"})
-    assert poll.status_code == 286  # now both are read: the final figures are shown, and polling stops
-    assert "2 pages failed in D2" in page_text(poll)
-    assert re.search(r"<strong>9</strong> of 11 done", page_text(poll))
+    html = page_text(results_client.get("/", {"open": f"{NS}/late-count"}))
+    assert "2 pages failed in D2" not in card_html(html, "late-count")  # one of two done volumes read so far
+    answer = page_text(poll(results_client, html, open=f"{NS}/late-count"))
+    card = card_html(answer, "late-count")
+    assert "2 pages failed in D2" in card
+    assert re.search(r"<strong>9</strong> of 11 done", card)
 
 
 def test_a_volume_running_again_is_shown_running_not_as_a_problem(cluster, results_client):
@@ -641,7 +699,7 @@ def test_a_volume_running_again_is_shown_running_not_as_a_problem(cluster, resul
     now_running["metadata"]["creationTimestamp"] = "2026-09-24T09:00:00Z"
     now_running["metadata"]["annotations"] = {"batch.kubernetes.io/job-index-failure-count": "1"}
     cluster.put(now_running)
-    card = card_html(page_text(results_client.get("/")), "again")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/again"})), "again")
     assert 'class="problems"' not in card
     running = card[card.index("Running now") :]
     assert "Running again (attempt 2 of 4): the previous attempt failed while processing pages" in running
@@ -658,14 +716,15 @@ def test_a_volume_that_never_started_has_no_run_log_link(cluster, results_client
     assert "/log?" in rows["C2"] and "live=1" in rows["C2"]
 
 
-def test_need_attention_links_to_the_first_card_in_trouble_which_says_so_in_words(cluster, results_client):
+def test_need_attention_is_a_filter_and_the_card_in_trouble_says_so_in_words(cluster, results_client):
     add_campaign(cluster, "calm", volume_ids=["C1", "C2"], completed="0", active=1)
     add_campaign(cluster, "troubled", volume_ids=["C1", "C2"], completed="0", failed="1")
     html = page_text(results_client.get("/"))
-    assert re.search(r'<a href="#card-htr-batch--troubled-title">.*1 needs attention</a>', html)
-    assert 'id="card-htr-batch--troubled-title"' in html
+    assert re.search(r'<a id="state-attention" class="chip state-choice tone-attention" href="/\?state=attention">'
+                     r'<span class="icon" aria-hidden="true">!</span>Need attention <span class="count">1</span>', html)
     assert "Needs attention" in card_html(html, "troubled")
-    assert "Needs attention" not in card_html(html, "calm")
+    assert 'id="card-htr-batch--calm"' not in html and "Needs attention" not in row_html(html, "calm")
+    assert "<title>(1 needs attention) Campaigns" in html
 
 
 def test_volumes_waiting_for_the_model_cache_have_their_own_heading(cluster, results_client):
@@ -675,7 +734,7 @@ def test_volumes_waiting_for_the_model_cache_have_their_own_heading(cluster, res
     started = {"running": {"startedAt": "2026-09-24T08:00:05Z"}}
     waiting["status"]["initContainerStatuses"] = [{"name": "warmup-wait", "state": started}]
     cluster.put(waiting)
-    card = card_html(page_text(results_client.get("/")), "cold")
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/cold"})), "cold")
     cache_part = card[card.index("Started, waiting for the model cache") : card.index("Running now")]
     assert "C2" in cache_part and "C1" not in cache_part
     assert "C1" in card[card.index("Running now") :]

@@ -10,7 +10,6 @@ from django.core.cache import cache
 from playwright.sync_api import expect
 
 from campaigns import kube as kube_module
-from campaigns import views as campaign_views
 from devstack import content_json as cj
 from devstack import scene_store
 from devstack.scene_model import DONE, FAILED, RUNNING
@@ -26,7 +25,6 @@ def logged_in(scene, live_server, page, settings, session_key_file, monkeypatch)
     settings.HTRFLOW_WRITE_STATUS = False
     monkeypatch.setattr(viewers, "POLL_SECONDS", 1)  # the live server runs in this process
     kube_module.clear_cache()
-    campaign_views.clear_projections()
     cache.clear()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     yield page
