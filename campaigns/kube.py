@@ -288,11 +288,14 @@ def watch(
         *_selectors(label_selector, field_selector),
     ]
     try:
-        response = _request("GET", path, query, read_seconds=seconds + float(settings.HTRFLOW_KUBE_TIMEOUT))
+        # The answer's head must come within the call timeout, as for any call; the stream after it
+        # may then stay quiet up to `seconds` (bookmarks keep a healthy one talking).
+        response = _request("GET", path, query)
     except NotReadable as refused:
         if refused.status == 410:
             raise Expired() from None
         raise
+    _quiet_for(response, seconds + float(settings.HTRFLOW_KUBE_TIMEOUT))
     if streams is not None:
         streams[:] = [response]
     try:
@@ -319,6 +322,13 @@ def watch(
         if streams is not None:
             streams.clear()
         response.release_conn()
+
+
+def _quiet_for(response, seconds: float) -> None:
+    """Let a streamed answer's socket wait `seconds` for each read from now on."""
+    sock = getattr(getattr(response, "connection", None), "sock", None)
+    if sock is not None:
+        sock.settimeout(seconds)
 
 
 def end_stream(streams: list) -> None:

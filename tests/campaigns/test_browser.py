@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import cards
+from campaigns import cards, list_views
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
@@ -23,6 +23,7 @@ def campaigns_page(scene, live_server, page, settings, session_key_file, monkeyp
     """A logged-in browser on the campaign list, with snapshots and card polls short enough to see the
     simulator move without long waits."""
     monkeypatch.setattr(cards, "POLL_SECONDS", 2)
+    monkeypatch.setattr(list_views, "POLL_SECONDS", 2)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
@@ -38,8 +39,16 @@ def card(page, scene, situation):
     return page.locator(f"article[id='card-htr-batch--{name}']")
 
 
-def test_the_list_shows_every_situation_with_failed_volume_rows_and_warm_up_chips(scene, campaigns_page):
+def open_cards(page, base_url, scene, *situations):
+    """The list with these campaigns' full cards opened (calm campaigns are one line otherwise)."""
+    query = "&".join(f"open=htr-batch/{scene.scene.situations[s]}" for s in situations)
+    page.goto(f"{base_url}/?{query}")
+
+
+def test_the_list_shows_every_situation_with_failed_volume_rows_and_warm_up_chips(scene, campaigns_page, live_server):
     """One page load for what the list shows at rest (each check is separate from the moving ones)."""
+    shown = ("running_mixed", "queued_turn", "succeeded", "warmup_failed", "job_gone", "paused_after_some")
+    open_cards(campaigns_page, live_server.url, scene, *shown, "permanent_setup", "warmup_pending")
     for situation in ("running_mixed", "queued_turn", "succeeded", "warmup_failed", "job_gone", "paused_after_some"):
         expect(card(campaigns_page, scene, situation)).to_be_visible()
     expect(campaigns_page.locator("h1")).to_have_text("Campaigns")
@@ -58,7 +67,9 @@ def test_the_list_shows_every_situation_with_failed_volume_rows_and_warm_up_chip
     expect(card(campaigns_page, scene, "succeeded").locator(".chip.warmup")).to_have_count(0)
 
 
-def test_queued_campaigns_say_why_they_wait(scene, campaigns_page):
+def test_queued_campaigns_say_why_they_wait(scene, campaigns_page, live_server):
+    shown = ("queued_never_fits", "queued_turn", "queued_missing_priority", "paused_before_start")
+    open_cards(campaigns_page, live_server.url, scene, *shown)
     never_fits = card(campaigns_page, scene, "queued_never_fits")
     expect(never_fits.locator(".chip.phase")).to_contain_text("Queued")
     expect(never_fits).to_contain_text("window")
@@ -76,7 +87,8 @@ def test_queued_campaigns_say_why_they_wait(scene, campaigns_page):
         expect(details.locator("pre.commands")).to_contain_text("kubectl")
 
 
-def test_progress_advances_without_a_reload_while_the_simulator_runs(scene, campaigns_page):
+def test_progress_advances_without_a_reload_while_the_simulator_runs(scene, campaigns_page, live_server):
+    open_cards(campaigns_page, live_server.url, scene, "long_running")
     running = card(campaigns_page, scene, "long_running")
     bar = running.locator(".active-list progress").first
     expect(bar).to_be_visible()
@@ -88,42 +100,79 @@ def test_progress_advances_without_a_reload_while_the_simulator_runs(scene, camp
     assert campaigns_page.evaluate("window.__notReloaded") is True
 
 
-def test_running_cards_poll_finished_ones_do_not_and_open_details_stay_open(scene, campaigns_page, live_server):
+def test_the_page_polls_once_for_all_it_shows_and_open_details_stay_open(scene, campaigns_page, live_server):
     name = "ends-while-watched-" + uuid.uuid4().hex[:6]
     uid = str(uuid.uuid4())
     job = campaign_job(name, uid, volumes=2, completed="0", active=1)
     for obj in (job, campaign_record(name, ["E1", "E2"]), workload(name, uid), campaign_pod(name, 1)):
         scene.kube.put(obj)
-    campaigns_page.wait_for_timeout(600)  # past the age of the snapshot read before these objects
-    campaigns_page.goto(live_server.url + "/")
-    ending = campaigns_page.locator(f"article[id='card-htr-batch--{name}']")
-    assert "every" in (ending.get_attribute("hx-trigger") or "")
-    stops = []
-    campaigns_page.on("response", lambda r: stops.append(r.url) if r.status == 286 and name in r.url else None)
+    requests = []
+    campaigns_page.on("request", lambda r: requests.append(r.url) if "/card" in r.url or "/changes" in r.url else None)
+    running_name = scene.scene.situations["running_mixed"]
+    campaigns_page.goto(f"{live_server.url}/?open=htr-batch/{running_name}")
+    row = campaigns_page.locator(f"li[id='row-htr-batch--{name}']")
+    expect(row).to_contain_text("Running", timeout=10_000)
+    details = card(campaigns_page, scene, "running_mixed").locator("details.ops")
+    details.locator("summary").click()
+    expect(details).to_contain_text("kubectl -n htr-batch get job")
     job["status"] = {**job["status"], "completedIndexes": "0-1", "active": 0, "completionTime": "2026-09-24T09:00:00Z"}
     job["status"]["conditions"] = [{"type": "Complete", "status": "True"}]
     scene.kube.put(job)
-    scene.kube.delete("v1", "Pod", "htr-batch", campaign_pod(name, 1)["metadata"]["name"])
-    campaigns_page.wait_for_timeout(600)  # past the snapshot's age, then ask at once rather than at the next poll
-    campaigns_page.evaluate(f"htmx.trigger(document.getElementById('card-htr-batch--{name}'), 'poll-now')")
-    finished = card(campaigns_page, scene, "succeeded")
-    expect(finished).to_be_visible()
-    # A finished card polls only until its done volumes' final page counts have been read once.
-    expect(finished).not_to_have_attribute("hx-trigger", re.compile("every"), timeout=20_000)
-    running = card(campaigns_page, scene, "running_mixed")
-    assert "every" in (running.get_attribute("hx-trigger") or "")
-    details = running.locator("details.ops")
-    details.locator("summary").click()
-    expect(details).to_contain_text("kubectl -n htr-batch get job")
-    polled = []
-    campaigns_page.on("request", lambda request: polled.append(request.url) if "/card" in request.url else None)
-    campaigns_page.wait_for_timeout(2_600)  # one poll period and a bit: running cards ask, finished ones do not
-    assert not [url for url in polled if f"/{scene.scene.situations['succeeded']}/card" in url]
-    assert [url for url in polled if f"/{scene.scene.situations['running_mixed']}/card" in url]
+    expect(row.locator(".row-state")).to_contain_text("Succeeded", timeout=20_000)
+    assert not [url for url in requests if "/card" in url]  # no card polls its own: one poll for the page
+    assert len({url.split("?")[0] for url in requests}) == 1
     expect(card(campaigns_page, scene, "running_mixed").locator("details.ops")).to_have_attribute("open", "")
-    # the campaign that ended meanwhile: its last poll said stop (286) and the card no longer polls
-    expect(ending.locator(".chip.phase")).to_contain_text("Succeeded")
-    assert ending.get_attribute("hx-trigger") is None and stops
+    for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
+        scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
+
+
+def test_the_filters_and_the_search_find_campaigns_and_volumes(scene, campaigns_page, live_server):
+    queued = scene.scene.situations["queued_turn"]
+    campaigns_page.locator("#state-queued").click()
+    campaigns_page.wait_for_url(re.compile(r"state=queued"))
+    states = campaigns_page.locator("#overview-rows .row-state").all_inner_texts()
+    assert states and all("Queued" in text for text in states)
+    expect(campaigns_page.locator(f"li[id='row-htr-batch--{queued}']")).to_be_visible()
+    campaigns_page.goto(live_server.url + "/")
+    running = scene.scene.situations["running_mixed"]
+    campaigns_page.goto(f"{live_server.url}/campaigns/htr-batch/{running}")
+    volume = campaigns_page.locator("table.volume-table th.vol-id").nth(3).inner_text().strip()
+    campaigns_page.goto(live_server.url + "/")
+    campaigns_page.fill("#list-q", volume.lower())
+    campaigns_page.press("#list-q", "Enter")
+    campaigns_page.wait_for_url(re.compile(r"q="))
+    hit = campaigns_page.locator(f"li[id='row-htr-batch--{running}'] .row-hits a", has_text=volume)
+    expect(hit).to_be_visible()
+    hit.click()
+    campaigns_page.wait_for_url(re.compile(rf"/campaigns/htr-batch/{running}\?q="))
+    expect(campaigns_page.locator("table.volume-table th.vol-id")).to_have_text([volume])
+
+
+def test_a_screen_reader_hears_once_when_a_campaign_newly_needs_attention(scene, campaigns_page, live_server):
+    name = "turns-bad-" + uuid.uuid4().hex[:6]
+    uid = str(uuid.uuid4())
+    job = campaign_job(name, uid, volumes=3, completed="0", active=1)
+    for obj in (job, campaign_record(name, ["T1", "T2", "T3"]), workload(name, uid), campaign_pod(name, 1)):
+        scene.kube.put(obj)
+    campaigns_page.goto(live_server.url + "/")
+    expect(campaigns_page.locator(f"li[id='row-htr-batch--{name}']")).to_be_visible(timeout=10_000)
+    link = campaigns_page.locator(f"#row-htr-batch--{name}-link")
+    link.focus()
+    region = campaigns_page.locator("#list-announce")
+    expect(region).to_have_attribute("aria-live", "polite")
+    campaigns_page.evaluate(
+        "window.__announced = []; new MutationObserver(() => window.__announced.push("
+        "document.getElementById('list-announce').textContent.trim())).observe("
+        "document.getElementById('list-announce'), {childList: true, subtree: true, characterData: true})"
+    )
+    job["status"] = {**job["status"], "failedIndexes": "2"}
+    scene.kube.put(job)
+    expect(region).to_have_text(f"{name} now needs attention: 1 volume failed.", timeout=20_000)
+    campaigns_page.wait_for_timeout(4_500)  # two more polls: nothing new to say
+    said = [text for text in campaigns_page.evaluate("window.__announced") if text]
+    assert said == [f"{name} now needs attention: 1 volume failed."]
+    assert campaigns_page.evaluate("document.activeElement.id") == f"row-htr-batch--{name}-link"  # focus kept
+    assert campaigns_page.title().startswith("(")  # the tab's title counts campaigns that need attention
     for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
         scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
 
@@ -133,13 +182,18 @@ def test_with_the_cluster_api_slow_or_failing_the_page_shows_the_banner_within_t
     scene, campaigns_page, live_server, settings, fault
 ):
     settings.HTRFLOW_KUBE_TIMEOUT = 1.0
-    settings.HTRFLOW_SNAPSHOT_SECONDS = 0
     scene.kube.inject_fault(r".*", **fault)
+    scene.kube.drop_watches()
     try:
         response = campaigns_page.goto(live_server.url + "/", timeout=10_000)
         assert response.status == 200
-        expect(campaigns_page.locator(".banner.warn")).to_contain_text("Could not reach the cluster since")
-        expect(card(campaigns_page, scene, "running_mixed")).to_be_visible()
+        name = scene.scene.situations["running_mixed"]
+        expect(campaigns_page.locator(f"li[id='row-htr-batch--{name}']")).to_be_visible()
+        campaigns_page.wait_for_timeout(2_500)  # the watches notice within a timeout or two
+        campaigns_page.goto(live_server.url + "/", timeout=10_000)
+        expect(campaigns_page.locator(".banner.warn")).to_contain_text(
+            re.compile("The cluster has been (too slow to answer|answering with errors) since")
+        )
     finally:
         scene.kube.clear_faults()
 
@@ -175,7 +229,7 @@ def test_bad_input_is_answered_in_words_and_hostile_text_stays_text(scene, campa
     objects = [campaign_job(name, uid, volumes=2, failed="1"), record, pod, bare]
     for obj in objects:
         scene.kube.put(obj)
-    campaigns_page.wait_for_timeout(600)  # past the age of the snapshot read before these objects
+    campaigns_page.wait_for_timeout(600)  # the watches bring them within a moment
     try:
         for path in ("/", f"/campaigns/htr-batch/{name}"):
             campaigns_page.goto(live_server.url + path)
@@ -185,7 +239,7 @@ def test_bad_input_is_answered_in_words_and_hostile_text_stays_text(scene, campa
             assert campaigns_page.evaluate("window.__xss") is None
         expect(campaigns_page.locator("table.volume-table")).to_contain_text("<img src=x")
         campaigns_page.goto(live_server.url + "/")
-        expect(campaigns_page.locator(f"article[id='card-htr-batch--{name}-bare']")).to_be_visible()
+        expect(campaigns_page.locator(f"li[id='row-htr-batch--{name}-bare']")).to_be_visible()
     finally:
         for obj in objects:
             meta = obj["metadata"]
@@ -202,10 +256,10 @@ def test_with_javascript_off_the_pages_still_work_through_links(
     try:
         browser_login(page, live_server.url, scene.store.accounts["full"])
         page.goto(live_server.url + "/")
-        running = card(page, scene, "running_mixed")
-        expect(running).to_be_visible()
-        running.locator("h2 a").click()
         name = scene.scene.situations["running_mixed"]
+        running = page.locator(f"li[id='row-htr-batch--{name}']")
+        expect(running).to_be_visible()
+        running.locator("a.row-name").click()
         page.wait_for_url(re.compile(rf"/campaigns/htr-batch/{name}$"))
         expect(page.locator("table.volume-table")).to_be_visible()
         page.select_option("select[name=state]", "failed")
