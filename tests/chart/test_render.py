@@ -184,3 +184,14 @@ def test_probes_are_the_app_s_health_and_readiness_answers():
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     # The chart keeps the image's command: the tests of the Dockerfile's CMD are the tests of the pod.
     assert "command" not in container and "args" not in container
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_helm_lint_finds_no_warning_or_error(case):
+    import helm_python
+
+    from tests.chart.render import CHART
+
+    report = helm_python.lint(CHART, CASES[case], strict=True, namespace=NAMESPACE, kube_version="v1.30.0")
+    assert report["errors"] == []
+    assert [m for m in report["messages"] if m["severity"] >= 2] == []
