@@ -22,4 +22,8 @@ USER 10001
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
     CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
-CMD ["gunicorn", "htrbrowser.wsgi:application", "--preload", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "4", "--timeout", "60", "--access-logfile", "-"]
+# gunicorn believes no forwarded header itself (--forwarded-allow-ips ""): the app's HTRFLOW_TRUSTED_HOPS
+# rule is the one rule, so a proxy in the same pod cannot make plain http look like https, and a
+# SCRIPT_NAME header is dropped. No control socket: nothing manages gunicorn at run time, and the
+# root filesystem of a pod is read-only (/tmp is its one writable place).
+CMD ["gunicorn", "htrbrowser.wsgi:application", "--preload", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "4", "--timeout", "60", "--access-logfile", "-", "--forwarded-allow-ips", "", "--no-control-socket"]

@@ -42,6 +42,8 @@ MIDDLEWARE = [
     "htrbrowser.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "htrbrowser.middleware.SecurityHeadersMiddleware",
+    # Before CommonMiddleware, which enforces ALLOWED_HOSTS: a kubelet probe's Host is the pod's IP.
+    "htrbrowser.probes.ProbeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -105,7 +107,7 @@ CSRF_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SAMESITE = "Strict"
 CSRF_FAILURE_VIEW = "htrbrowser.views.csrf_failure"
 SECURE_SSL_REDIRECT = env_bool("HTRFLOW_SSL_REDIRECT", HTTPS)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_HSTS_SECONDS = env_int("HTRFLOW_HSTS_SECONDS", 31536000 if HTTPS else 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HTRFLOW_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("HTRFLOW_HSTS_PRELOAD", False)

@@ -1,9 +1,8 @@
 from django.urls import include, path
 
-from htrbrowser import views
+# /healthz and /readyz are answered by htrbrowser.probes.ProbeMiddleware, whatever the Host.
 
 urlpatterns = [
-    path("healthz", views.healthz, name="healthz"),
     path("", include("results.urls")),
     path("", include("results.viewer_urls")),
     path("", include("campaigns.urls")),

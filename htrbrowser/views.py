@@ -1,15 +1,8 @@
-"""Site-wide views: the health check and the error pages."""
+"""Site-wide views: the error pages (the probes are in htrbrowser/probes.py)."""
 
-from django.http import HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
 from results import login
-
-
-@require_GET
-def healthz(request):
-    return HttpResponse("ok\n", content_type="text/plain")
 
 
 def not_found(request, exception=None):

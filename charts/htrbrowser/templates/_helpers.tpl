@@ -1,0 +1,92 @@
+{{/* Names, labels and the values several templates share. */}}
+
+{{- define "htrbrowser.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Cluster-scoped objects carry the namespace too: two releases must not share one. */}}
+{{- define "htrbrowser.clusterName" -}}
+{{- printf "%s-%s" .Release.Namespace (include "htrbrowser.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "htrbrowser.selectorLabels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "htrbrowser.labels" -}}
+{{ include "htrbrowser.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "htrbrowser.serviceAccountName" -}}
+{{- include "htrbrowser.fullname" . -}}
+{{- end -}}
+
+{{- define "htrbrowser.serviceAccountUser" -}}
+{{- printf "system:serviceaccount:%s:%s" .Release.Namespace (include "htrbrowser.serviceAccountName" .) -}}
+{{- end -}}
+
+{{- define "htrbrowser.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "htrbrowser.namespaces" -}}
+{{- if .Values.namespaces -}}
+{{- join "," .Values.namespaces -}}
+{{- else -}}
+{{- .Release.Namespace -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "htrbrowser.djangoSecretName" -}}
+{{- .Values.django.secretKeySecret | default (printf "%s-django" (include "htrbrowser.fullname" .)) -}}
+{{- end -}}
+
+{{- define "htrbrowser.sessionSecretName" -}}
+{{- .Values.results.sessionSecret | default (printf "%s-session" (include "htrbrowser.fullname" .)) -}}
+{{- end -}}
+
+{{/* A front proxy is installed here when an Ingress or an HTTPRoute is. */}}
+{{- define "htrbrowser.trustedHops" -}}
+{{- if kindIs "invalid" .Values.web.trustedHops -}}
+{{- if or .Values.web.ingress.enabled .Values.web.httpRoute.enabled -}}1{{- else -}}0{{- end -}}
+{{- else -}}
+{{- .Values.web.trustedHops -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The names this site answers to: what the chart installs in front of it, then the operator's. */}}
+{{- define "htrbrowser.allowedHosts" -}}
+{{- $service := include "htrbrowser.fullname" . -}}
+{{- $hosts := list -}}
+{{- if and .Values.web.ingress.enabled .Values.web.ingress.host -}}
+{{- $hosts = append $hosts .Values.web.ingress.host -}}
+{{- end -}}
+{{- if .Values.web.httpRoute.enabled -}}
+{{- $hosts = concat $hosts .Values.web.httpRoute.hostnames -}}
+{{- end -}}
+{{- $hosts = concat $hosts .Values.web.allowedHosts -}}
+{{- $hosts = concat $hosts (list $service (printf "%s.%s" $service .Release.Namespace) (printf "%s.%s.svc" $service .Release.Namespace) (printf "%s.%s.svc.cluster.local" $service .Release.Namespace) "localhost" "127.0.0.1") -}}
+{{- join "," (uniq $hosts) -}}
+{{- end -}}
+
+{{/* A Secret's value generated once: the one already in the cluster is kept on every upgrade. */}}
+{{- define "htrbrowser.keptSecretValue" -}}
+{{- $existing := lookup "v1" "Secret" .namespace .name -}}
+{{- if and $existing $existing.data (hasKey $existing.data .key) -}}
+{{- index $existing.data .key -}}
+{{- else -}}
+{{- .generate | b64enc -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,20 @@
+{{/*
+The one place that says what this ServiceAccount may do: exactly the calls the app makes, one rule
+a line. tests/chart/test_rbac.py records the app's requests against the devstack's API double and
+fails, naming the (scope, verb, group, resource), when this list grants more or less than that.
+*/}}
+
+{{- define "htrbrowser.namespacedRules" -}}
+- { apiGroups: [""], resources: [pods, events], verbs: [list] }
+- { apiGroups: [""], resources: [configmaps], verbs: [list] }
+- { apiGroups: [batch], resources: [jobs], verbs: [list] }
+- { apiGroups: [kueue.x-k8s.io], resources: [workloads, localqueues], verbs: [list] }
+{{- if .Values.statusRecords.enabled }}
+{{- /* Writing status records; templates/admission-policy.yaml keeps these to campaign-<name>-status. */}}
+- { apiGroups: [""], resources: [configmaps], verbs: [create, patch] }
+{{- end }}
+{{- end -}}
+
+{{- define "htrbrowser.clusterRules" -}}
+- { apiGroups: [kueue.x-k8s.io], resources: [clusterqueues, workloadpriorityclasses], verbs: [list] }
+{{- end -}}

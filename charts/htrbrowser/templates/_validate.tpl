@@ -1,0 +1,10 @@
+{{/* Refusals that span more than one value (the rest are in values.schema.json), each a sentence naming them. */}}
+{{- define "htrbrowser.validate" -}}
+{{- if and .Values.redis.url .Values.redis.existingSecret -}}
+{{- fail "redis.url and redis.existingSecret are both set: give the redis URL one way only." -}}
+{{- end -}}
+{{- $proxied := or .Values.web.ingress.enabled .Values.web.httpRoute.enabled -}}
+{{- if and $proxied .Values.web.https (not (kindIs "invalid" .Values.web.trustedHops)) (eq (int .Values.web.trustedHops) 0) -}}
+{{- fail "web.trustedHops is 0 while an Ingress or HTTPRoute is rendered and web.https is true: the site could never see the proxy's https and would redirect every request to https again. Leave web.trustedHops unset (null) or give the number of proxies in front." -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,197 @@
+"""The chart renders with defaults and with every value set, and every object is valid Kubernetes."""
+
+import kubernetes_validate
+import pytest
+
+from tests.chart.render import FULL_VALUES, NAMESPACE, container_env, notes, of_kind, one, render
+
+# The oldest Kubernetes the chart supports (ValidatingAdmissionPolicy v1) and the newest schemas bundled.
+KUBERNETES_VERSIONS = ("1.30.0", kubernetes_validate.latest_version())
+# Kinds defined by CustomResourceDefinitions: kubernetes-validate bundles only the built-in schemas.
+CRD_KINDS = {("gateway.networking.k8s.io/v1", "HTTPRoute"): "Gateway API is installed as CRDs, not built in"}
+
+CASES = {"defaults": {}, "full": FULL_VALUES}
+
+
+@pytest.fixture(params=sorted(CASES), scope="module")
+def rendered(request):
+    return request.param, render(CASES[request.param])
+
+
+@pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
+def test_every_rendered_object_validates_strictly(rendered, version):
+    _case, objects = rendered
+    checked = 0
+    for obj in objects:
+        if (obj["apiVersion"], obj["kind"]) in CRD_KINDS:
+            continue
+        kubernetes_validate.validate(obj, version, strict=True)
+        checked += 1
+    assert checked >= 10
+
+
+def test_crd_kinds_are_the_only_ones_left_unvalidated_and_have_their_required_fields():
+    route = one(render(FULL_VALUES), "HTTPRoute")
+    assert route["spec"]["parentRefs"] == FULL_VALUES["web"]["httpRoute"]["parentRefs"]
+    assert route["spec"]["hostnames"] == ["htr-gw.example.org"]
+    backend = route["spec"]["rules"][0]["backendRefs"][0]
+    assert backend == {"name": "htrbrowser", "port": 8080}
+
+
+def test_the_defaults_install_what_the_issue_lists():
+    objects = render()
+    kinds = sorted({obj["kind"] for obj in objects})
+    assert kinds == sorted([
+        "ClusterRole", "ClusterRoleBinding", "Deployment", "NetworkPolicy", "PodDisruptionBudget", "Role",
+        "RoleBinding", "Secret", "Service", "ServiceAccount", "ValidatingAdmissionPolicy",
+        "ValidatingAdmissionPolicyBinding",
+    ])
+    assert one(objects, "Deployment")["spec"]["replicas"] >= 1
+    assert {obj["metadata"]["namespace"] for obj in objects if "namespace" in obj["metadata"]} == {NAMESPACE}
+
+
+def test_full_values_render_the_ingress_route_and_no_generated_secret():
+    objects = render(FULL_VALUES)
+    assert of_kind(objects, "Secret") == []  # both Secrets are the operator's
+    ingress = one(objects, "Ingress")
+    assert ingress["spec"]["ingressClassName"] == "nginx"
+    assert ingress["spec"]["tls"] == [{"hosts": ["htr.example.org"], "secretName": "htr-example-org-tls"}]
+    assert ingress["metadata"]["annotations"] == {"nginx.ingress.kubernetes.io/proxy-read-timeout": "120"}
+    assert sorted(role["metadata"]["namespace"] for role in of_kind(objects, "Role")) == ["htr-batch", "htr-batch-2"]
+    deployment = one(objects, "Deployment")
+    assert deployment["spec"]["template"]["spec"]["containers"][0]["image"] == (
+        "registry.example.org/htr/htrbrowser@sha256:" + "ab" * 32
+    )
+
+
+def test_the_chart_sets_hops_and_hosts_from_what_it_installs():
+    plain = container_env(one(render(), "Deployment"))
+    assert plain["HTRFLOW_TRUSTED_HOPS"]["value"] == "0"
+    assert "htrbrowser.htr-batch.svc" in plain["DJANGO_ALLOWED_HOSTS"]["value"].split(",")
+
+    behind = container_env(one(render(FULL_VALUES), "Deployment"))
+    assert behind["HTRFLOW_TRUSTED_HOPS"]["value"] == "1"
+    hosts = behind["DJANGO_ALLOWED_HOSTS"]["value"].split(",")
+    assert {"htr.example.org", "htr-gw.example.org", "htr-internal.example.org"} <= set(hosts)
+
+    told = container_env(one(render({"web": {"ingress": {"enabled": True, "host": "a.example.org"},
+                                              "trustedHops": 2}}), "Deployment"))
+    assert told["HTRFLOW_TRUSTED_HOPS"]["value"] == "2"
+
+
+def test_every_environment_variable_is_one_the_app_reads():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    env = container_env(one(render(FULL_VALUES), "Deployment"))
+    # Read by settings (README's Configuration table) or by the parts another change adds.
+    later = {"HTRFLOW_REDIS_URL", "HTRFLOW_METRICS", "PROMETHEUS_MULTIPROC_DIR"}
+    for name in set(env) - later:
+        assert f"`{name}`" in readme, f"{name} is set by the chart but not in README's Configuration table"
+
+
+def test_secrets_come_from_secrets_and_the_store_credentials_are_never_read():
+    env = container_env(one(render(FULL_VALUES), "Deployment"))
+    assert env["DJANGO_SECRET_KEY"]["valueFrom"]["secretKeyRef"] == {
+        "name": "htrbrowser-django-key", "key": "DJANGO_SECRET_KEY"}
+    assert env["S3_BUCKET"]["valueFrom"]["secretKeyRef"]["name"] == "store-settings"
+    assert env["HTRFLOW_REDIS_URL"]["valueFrom"]["secretKeyRef"] == {"name": "htrbrowser-redis", "key": "address"}
+    keys = {entry["valueFrom"]["secretKeyRef"]["key"] for entry in env.values() if "valueFrom" in entry}
+    assert "credentials" not in keys
+    deployment = one(render(FULL_VALUES), "Deployment")
+    assert "envFrom" not in deployment["spec"]["template"]["spec"]["containers"][0]
+
+
+def test_generated_secrets_are_kept_across_upgrades_and_uninstall():
+    secrets = {s["metadata"]["name"]: s for s in of_kind(render(), "Secret")}
+    assert set(secrets) == {"htrbrowser-django", "htrbrowser-session"}
+    for secret in secrets.values():
+        assert secret["metadata"]["annotations"]["helm.sh/resource-policy"] == "keep"
+    import base64
+
+    key_text = base64.b64decode(secrets["htrbrowser-session"]["data"]["key"])
+    assert len(base64.b64decode(key_text, validate=True)) == 32  # the key file's format
+    assert len(base64.b64decode(secrets["htrbrowser-django"]["data"]["DJANGO_SECRET_KEY"])) >= 50
+
+
+def test_status_records_off_grants_no_write_and_installs_no_policy():
+    objects = render({"statusRecords": {"enabled": False}})
+    assert of_kind(objects, "ValidatingAdmissionPolicy") == []
+    assert of_kind(objects, "ValidatingAdmissionPolicyBinding") == []
+    verbs = {verb for rule in one(objects, "Role")["rules"] for verb in rule["verbs"]}
+    assert verbs == {"list"}
+    assert container_env(one(objects, "Deployment"))["HTRFLOW_WRITE_STATUS"]["value"] == "false"
+
+
+def test_the_admission_policy_binds_to_this_service_account_only():
+    objects = render()
+    policy = one(objects, "ValidatingAdmissionPolicy")
+    binding = one(objects, "ValidatingAdmissionPolicyBinding")
+    assert binding["spec"]["policyName"] == policy["metadata"]["name"]
+    assert binding["spec"]["validationActions"] == ["Deny"]
+    assert policy["spec"]["failurePolicy"] == "Fail"
+    condition = policy["spec"]["matchConditions"][0]["expression"]
+    assert '"system:serviceaccount:htr-batch:htrbrowser"' in condition
+    rule = policy["spec"]["matchConstraints"]["resourceRules"][0]
+    assert rule["resources"] == ["configmaps"] and set(rule["operations"]) == {"CREATE", "UPDATE", "DELETE"}
+
+
+def test_network_policy_allows_only_the_controller_in_and_dns_api_store_out():
+    policy = one(render(FULL_VALUES), "NetworkPolicy")["spec"]
+    assert policy["policyTypes"] == ["Ingress", "Egress"]
+    [ingress] = policy["ingress"]
+    assert ingress["ports"] == [{"port": "http", "protocol": "TCP"}]
+    assert ingress["from"][1] == {"ipBlock": {"cidr": "192.0.2.0/24"}}
+    destinations = [peer for rule in policy["egress"] for peer in rule.get("to", [])]
+    cidrs = sorted(peer["ipBlock"]["cidr"] for peer in destinations if "ipBlock" in peer)
+    assert cidrs == sorted(["203.0.113.5/32", "198.51.100.10/32", "2001:db8::/64", "192.0.2.80/32"])
+    assert all("to" in rule for rule in policy["egress"])  # no rule open to any address
+
+
+def test_without_api_server_addresses_only_its_ports_are_open_and_the_notes_say_so():
+    egress = one(render(), "NetworkPolicy")["spec"]["egress"]
+    open_rules = [rule for rule in egress if "to" not in rule]
+    assert [sorted(port["port"] for port in rule["ports"]) for rule in open_rules] == [[443, 6443]]
+    text = notes()
+    assert "network.apiServer.cidrs is empty" in text
+    assert "network.s3Cidrs is empty" in text
+
+
+def test_network_policy_can_be_left_out():
+    assert of_kind(render({"network": {"enabled": False}}), "NetworkPolicy") == []
+
+
+def test_metrics_get_a_writable_directory_named_by_an_environment_variable():
+    deployment = one(render({"metrics": {"enabled": True}}), "Deployment")
+    env = container_env(deployment)
+    assert env["HTRFLOW_METRICS"]["value"] == "true"
+    folder = env["PROMETHEUS_MULTIPROC_DIR"]["value"]
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in deployment["spec"]["template"]["spec"]["volumes"]}
+    assert "emptyDir" in volumes[mounts[folder]]
+
+
+def test_redis_url_is_passed_when_given_inline():
+    env = container_env(one(render({"redis": {"url": "redis://redis.htr-batch.svc:6379/0"}}), "Deployment"))
+    assert env["HTRFLOW_REDIS_URL"]["value"] == "redis://redis.htr-batch.svc:6379/0"
+    assert "HTRFLOW_REDIS_URL" not in container_env(one(render(), "Deployment"))
+
+
+def test_probes_are_the_app_s_health_and_readiness_answers():
+    container = one(render(), "Deployment")["spec"]["template"]["spec"]["containers"][0]
+    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
+    # The chart keeps the image's command: the tests of the Dockerfile's CMD are the tests of the pod.
+    assert "command" not in container and "args" not in container
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_helm_lint_finds_no_warning_or_error(case):
+    import helm_python
+
+    from tests.chart.render import CHART
+
+    report = helm_python.lint(CHART, CASES[case], strict=True, namespace=NAMESPACE, kube_version="v1.30.0")
+    assert report["errors"] == []
+    assert [m for m in report["messages"] if m["severity"] >= 2] == []
