@@ -15,7 +15,7 @@ import pytest
 
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
-from campaigns import status_records, views
+from campaigns import status_records
 from devstack.scene import build_scene
 from tests.chart.render import NAMESPACE, of_kind, render
 
@@ -101,7 +101,6 @@ def scene_cluster(kube, settings):
 
 def reset_caches():
     kube_module.clear_cache()
-    views.clear_projections()
     progress_module.clear_cache()
     status_records.forget()
 

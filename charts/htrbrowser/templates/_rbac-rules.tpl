@@ -5,10 +5,10 @@ fails, naming the (scope, verb, group, resource), when this list grants more or 
 */}}
 
 {{- define "htrbrowser.namespacedRules" -}}
-- { apiGroups: [""], resources: [pods, events], verbs: [list] }
-- { apiGroups: [""], resources: [configmaps], verbs: [list] }
-- { apiGroups: [batch], resources: [jobs], verbs: [list] }
-- { apiGroups: [kueue.x-k8s.io], resources: [workloads, localqueues], verbs: [list] }
+- { apiGroups: [""], resources: [pods, events], verbs: [list, watch] }
+- { apiGroups: [""], resources: [configmaps], verbs: [list, watch] }
+- { apiGroups: [batch], resources: [jobs], verbs: [list, watch] }
+- { apiGroups: [kueue.x-k8s.io], resources: [workloads, localqueues], verbs: [list, watch] }
 {{- if .Values.statusRecords.enabled }}
 {{- /* Writing status records; templates/admission-policy.yaml keeps these to campaign-<name>-status. */}}
 - { apiGroups: [""], resources: [configmaps], verbs: [create, patch] }
@@ -16,5 +16,5 @@ fails, naming the (scope, verb, group, resource), when this list grants more or 
 {{- end -}}
 
 {{- define "htrbrowser.clusterRules" -}}
-- { apiGroups: [kueue.x-k8s.io], resources: [clusterqueues, workloadpriorityclasses], verbs: [list] }
+- { apiGroups: [kueue.x-k8s.io], resources: [clusterqueues, workloadpriorityclasses], verbs: [list, watch] }
 {{- end -}}
