@@ -5,6 +5,7 @@ import json
 import pytest
 
 from devstack.store import large_object_bytes
+from results.views import CHUNK_BYTES
 from tests.fixtures.session import login_as
 
 STRICT = {
@@ -234,7 +235,7 @@ def test_other_methods_are_405(results_client, progress, method):
 
 def test_a_large_object_streams_in_chunks(results_client, store, store_prefix):
     key = store_prefix + "large.bin"
-    size = 3 * 1024 * 1024 + 17
+    size = 5 * 1024 * 1024 + 17
     store.put_large(key, size)
     response = results_client.get(f"/results/{key}")
     assert response.streaming
@@ -245,7 +246,7 @@ def test_a_large_object_streams_in_chunks(results_client, store, store_prefix):
         total += len(chunk)
         largest = max(largest, len(chunk))
     assert total == size
-    assert largest <= 64 * 1024
+    assert largest <= CHUNK_BYTES
 
 
 def test_a_refused_connection_is_tried_once_more_but_a_timeout_is_not():
