@@ -61,6 +61,7 @@ _STATUS = {
     "no_reason": 502,
     "timeout": 504,
     "not_configured": 503,
+    "limits_unavailable": 503,
 }
 
 
@@ -179,7 +180,10 @@ def attempt(request, username, password):
     parallel attempts cannot get past a limit together (see ``results.ratelimit``).
     """
     address = site.client_address(request)
-    refusal, reservation = ratelimit.reserve(address, username)
+    try:
+        refusal, reservation = ratelimit.reserve(address, username)
+    except ratelimit.LimitsUnavailable as unavailable:
+        return refused("limits_unavailable", str(unavailable))
     if refusal:
         logger.info("Login refused by the %s rate limit.", refusal.scope)
         return refused("rate_limited", refusal.sentence, refusal.retry_after)

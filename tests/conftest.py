@@ -7,4 +7,5 @@ pytest_plugins = [
     "tests.fixtures.scene",
     "tests.fixtures.session",
     "tests.fixtures.serving",
+    "tests.fixtures.redis",
 ]
