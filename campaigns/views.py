@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from campaigns import kube, progress, status_records
 from campaigns.models import PHASES, Campaign, Volume, bounded
+from results.card_access import cards_for_readers
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
@@ -540,6 +541,7 @@ def _ident(campaign: Campaign) -> str:
 
 @require_safe
 @vary_on_headers("HX-Request")
+@cards_for_readers
 def campaign_list(request):
     now = timezone.now()
     state = read_cluster(now)
@@ -606,6 +608,7 @@ def _watch(request, state: ClusterState, now):
 
 @require_safe
 @vary_on_headers("HX-Request")
+@cards_for_readers
 def campaign_card(request, namespace, name):
     """One card, as its poll asks for it; a final (or vanished) card stops the poll with 286."""
     now = timezone.now()
@@ -627,6 +630,7 @@ def campaign_card(request, namespace, name):
 
 @require_safe
 @vary_on_headers("HX-Request")
+@cards_for_readers
 def campaign_detail(request, namespace, name):
     now = timezone.now()
     campaign, state = find_campaign(namespace, name, now)

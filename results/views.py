@@ -67,7 +67,7 @@ def api_login(request):
     if not answer.ok:
         return _json_refusal(answer)
     response = HttpResponse(status=204)
-    session.start(response, request, answer.user, answer.access_key, answer.secret_key)
+    session.start(response, request, answer.user, answer.access_key, answer.secret_key, answer.reads_namespace)
     return response
 
 
@@ -153,7 +153,7 @@ def login_page(request):
         response = HttpResponse(status=200, headers={"HX-Redirect": next_url})
     else:
         response = HttpResponseRedirect(next_url, status=303)
-    session.start(response, request, answer.user, answer.access_key, answer.secret_key)
+    session.start(response, request, answer.user, answer.access_key, answer.secret_key, answer.reads_namespace)
     return response
 
 

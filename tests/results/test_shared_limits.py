@@ -40,7 +40,7 @@ def shared_storage(request, settings, tmp_path):
 @pytest.fixture
 def accepts_only(monkeypatch):
     def install(right_password):
-        def prove(access_key, secret_key):
+        def prove(access_key, secret_key, **options):
             if secret_key != right_password:
                 raise StoreError(Outcome.SESSION_ENDED)
             return True
