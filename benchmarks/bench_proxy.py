@@ -4,13 +4,16 @@ Run with `.venv/bin/python -m pytest benchmarks/bench_proxy.py -s` or as a scrip
 devstack store (moto in a child process), writes a 256 MiB object, starts the app with the
 Dockerfile's gunicorn command, logs in as the full reader, then alternates: a direct boto3 read
 of the object (1 MiB chunks) and the same object through ``/results/<key>`` over HTTP. Printed:
-MiB/s of each (median of the rounds) and their ratio. Bounded in time: every call has a timeout,
-and rounds stop after ``BUDGET_SECONDS``.
+MiB/s of each (median and best of the rounds), their ratio, and the CPU seconds gunicorn's workers
+spent per GiB proxied (from /proc; the proxy is one more process on the path, so on a machine whose
+cores are all busy the ratio falls towards direct CPU / (direct + proxy CPU)). Bounded in time:
+every call has a timeout, and rounds stop after ``BUDGET_SECONDS``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -48,6 +51,19 @@ def _proxy_read(browser, base: str, key: str) -> float:
     seconds = time.perf_counter() - began
     assert total == SIZE, total
     return SIZE / 2**20 / seconds
+
+
+def _cpu_seconds(parent_pid: int) -> float:
+    """User and system CPU seconds of a process's children so far (gunicorn's workers); 0 without /proc."""
+    try:
+        children = Path(f"/proc/{parent_pid}/task/{parent_pid}/children").read_text().split()
+        total = 0
+        for child in children:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    except OSError:
+        return 0.0
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _login(browser, base: str, account) -> None:
@@ -91,22 +107,26 @@ def run() -> list[str]:
             direct_client = double.client(double.accounts["full"])
             with requests.Session() as browser:
                 _login(browser, base, double.accounts["full"])
-                direct, proxied = [], []
+                direct, proxied, proxy_cpu = [], [], 0.0
                 deadline = time.monotonic() + BUDGET_SECONDS
                 for _ in range(ROUNDS):
                     direct.append(_direct_read(direct_client, double.bucket, key))
+                    before = _cpu_seconds(server.pid)
                     proxied.append(_proxy_read(browser, base, key))
+                    proxy_cpu += _cpu_seconds(server.pid) - before
                     if time.monotonic() > deadline:
                         break
         finally:
             server.terminate()
             server.wait(timeout=10)
     direct_rate, proxy_rate = statistics.median(direct), statistics.median(proxied)
+    gib_proxied = len(proxied) * SIZE / 2**30
     return [
-        f"256 MiB object, {len(direct)} rounds (medians):",
-        f"direct boto3 read: {direct_rate:.0f} MiB/s",
-        f"through the proxy (gunicorn as the Dockerfile runs it): {proxy_rate:.0f} MiB/s",
-        f"proxy / direct: {proxy_rate / direct_rate:.2f}",
+        f"256 MiB object, {len(direct)} rounds; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores:",
+        f"direct boto3 read: {direct_rate:.0f} MiB/s (best {max(direct):.0f})",
+        f"through the proxy (gunicorn as the Dockerfile runs it): {proxy_rate:.0f} MiB/s (best {max(proxied):.0f});"
+        f" workers' CPU {proxy_cpu / gib_proxied:.2f} s per GiB",
+        f"proxy / direct (medians): {proxy_rate / direct_rate:.2f}",
     ]
 
 
