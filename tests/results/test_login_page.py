@@ -105,7 +105,7 @@ def test_rate_limits_show_which_limit_and_how_long(client, store, settings):
         post_form(client, "someone", "wrong")
     response = post_form(client, "someone", "wrong")
     assert response.status_code == 429
-    assert response["Retry-After"] in {"299", "300"}
+    assert 280 <= int(response["Retry-After"]) <= 300  # the window started with the first failure, seconds ago
     assert "Too many failed logins for this user name from your address; wait 5 minutes" in response.content.decode()
 
 
