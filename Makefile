@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install browser clean
+.PHONY: demo test lint bench install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,7 +29,20 @@ browser:
 		fi; \
 	fi
 
-test: $(STAMP) browser
+# Limits shared through Redis are tested against Debian's real redis-server; install it likewise.
+redis:
+	@if [ ! -x /usr/bin/redis-server ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing Debian's redis-server for the shared-limits tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+		elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then \
+			sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+		else \
+			echo "redis-server is missing and cannot be installed here: the Redis tests will say so."; \
+		fi; \
+	fi
+
+test: $(STAMP) browser redis
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 

@@ -15,6 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from campaigns import cards, progress, views
 from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
+from results.card_access import cards_for_readers
 
 API_VERSION = "v1"
 PRODUCT_VERSION = "1.0.0"
@@ -173,6 +174,7 @@ def version(request):
 
 
 @read_only
+@cards_for_readers
 def jobs(request):
     reaped_limit = _whole(request.GET.get("reaped"), REAPED_DEFAULT, REAPED_MAX)
     if reaped_limit is None:
@@ -192,6 +194,7 @@ def jobs(request):
 
 
 @read_only
+@cards_for_readers
 def job_detail(request, namespace, name):
     offset = _whole(request.GET.get("offset"), 0, 10**6)
     limit = _whole(request.GET.get("limit"), LIMIT_DEFAULT, LIMIT_MAX)

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_safe
 from campaigns import cards as card_builder
 from campaigns import overview
 from campaigns.views import ClusterState, read_cluster, served_namespaces
+from results.card_access import cards_for_readers
 
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
@@ -147,6 +148,7 @@ class _Page:
 
 @require_safe
 @gzip_page
+@cards_for_readers
 def campaign_list(request):
     now = timezone.now()
     state = read_cluster(now)
@@ -156,6 +158,7 @@ def campaign_list(request):
 
 @require_safe
 @gzip_page
+@cards_for_readers
 def campaign_changes(request):
     """A tab's poll: what changed since the fingerprints it sent, or 204 when nothing did."""
     now = timezone.now()

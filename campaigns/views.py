@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseStopPolling
 from campaigns import kube
 from campaigns.cards import CardReads, build_card, build_cards, forbidden_note, read_cards_progress, volume_row
 from campaigns.models import Campaign, bounded
+from results.card_access import cards_for_readers
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
@@ -104,6 +105,7 @@ def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, Clus
 
 @require_safe
 @vary_on_headers("HX-Request")
+@cards_for_readers
 def campaign_card(request, namespace, name):
     """One card, as its poll asks for it; a final card stops the poll with 286.
 
@@ -133,6 +135,7 @@ def campaign_card(request, namespace, name):
 
 @require_safe
 @vary_on_headers("HX-Request")
+@cards_for_readers
 def campaign_detail(request, namespace, name):
     now = timezone.now()
     campaign, state = find_campaign(namespace, name, now)

@@ -70,7 +70,7 @@ def write_session_key(path: Path) -> Path:
     return path
 
 
-def web_environment(port: int, kubeconfig: Path, session_key: Path, store) -> dict[str, str]:
+def web_environment(port: int, kubeconfig: Path, session_key: Path, store, state: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="htrbrowser.settings",
@@ -84,6 +84,8 @@ def web_environment(port: int, kubeconfig: Path, session_key: Path, store) -> di
         HTRFLOW_RESULTS_URL=f"http://{HOST}:{port}/results",
         HTRFLOW_SESSION_KEY_FILE=str(session_key),
         HTRFLOW_KEY_DERIVATION="none",
+        # The failed-login counts of this demo, beside its other files (not the machine's /tmp).
+        HTRFLOW_STATE_DIR=str(state / "limits"),
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
     )
@@ -98,7 +100,7 @@ def login_help(scene, store, port: int) -> str:
     rows = [
         ("full", "reads every result in the namespace"),
         ("limited", f"reads every result except volumes {denied} of {campaign}"),
-        ("outsider", "is a valid store account that may read no results (campaign cards still show)"),
+        ("outsider", "is a valid store account that may read no results, so it is shown no campaigns"),
     ]
     lines = [
         "",
@@ -162,7 +164,7 @@ class Demo:
         self.web = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", "--noreload", f"{HOST}:{self.port}"],
             cwd=str(PROJECT_ROOT),
-            env=web_environment(self.port, kubeconfig, session_key, self.store),
+            env=web_environment(self.port, kubeconfig, session_key, self.store, state),
             start_new_session=True,  # Ctrl-C reaches us; we stop the web app ourselves
             preexec_fn=_die_with_parent,
         )

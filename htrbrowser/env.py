@@ -100,3 +100,14 @@ def env_url(name, default=""):
     if parts.query or parts.fragment or "@" in parts.netloc:
         raise SettingError(f"{name} must not carry a query, a fragment or a user name: {value!r}.")
     return value.rstrip("/")
+
+
+def env_redis_url(name, default=""):
+    """A redis:// or rediss:// URL (a password in it is allowed: it is never shown), or the default."""
+    value = _raw(name, None)
+    if value is None:
+        return default
+    parts = urlsplit(value)
+    if parts.scheme not in ("redis", "rediss", "unix") or not (parts.netloc or parts.path):
+        raise SettingError(f"{name} must be a redis://, rediss:// or unix:// URL.")
+    return value

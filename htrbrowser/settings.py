@@ -4,6 +4,7 @@ Production defaults are safe (DEBUG off, secure cookies, HSTS); the demo
 (`make demo`) sets its own development values. See README.md for the table.
 """
 
+import tempfile
 from pathlib import Path
 
 from htrbrowser.env import (
@@ -13,6 +14,7 @@ from htrbrowser.env import (
     env_float,
     env_int,
     env_list,
+    env_redis_url,
     env_str,
     env_url,
 )
@@ -73,7 +75,29 @@ TEMPLATES = [
 # No database: everything shown is read from the cluster and the results store.
 DATABASES = {}
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# --- State shared by the processes serving the site -----------------------------------------
+# Failed-login counts live in the "shared" cache: Redis when HTRFLOW_REDIS_URL is set (shared by
+# every replica), otherwise a SQLite file in HTRFLOW_STATE_DIR shared by the workers of one pod.
+HTRFLOW_REDIS_URL = env_redis_url("HTRFLOW_REDIS_URL", "")
+HTRFLOW_STATE_DIR = env_str("HTRFLOW_STATE_DIR", str(Path(tempfile.gettempdir()) / "htrbrowser"))
+# Seconds: connect and read timeouts of every Redis call.
+HTRFLOW_REDIS_TIMEOUT = env_float("HTRFLOW_REDIS_TIMEOUT", 2.0, minimum=0.1)
+if HTRFLOW_REDIS_URL:
+    _SHARED_CACHE = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": HTRFLOW_REDIS_URL,
+        "KEY_PREFIX": "htrbrowser",
+        "OPTIONS": {
+            "socket_connect_timeout": HTRFLOW_REDIS_TIMEOUT,
+            "socket_timeout": HTRFLOW_REDIS_TIMEOUT,
+        },
+    }
+else:
+    _SHARED_CACHE = {"BACKEND": "results.pod_cache.PodCache", "LOCATION": HTRFLOW_STATE_DIR}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "shared": _SHARED_CACHE,
+}
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -147,6 +171,9 @@ HTRFLOW_RESULTS_NAMESPACE = env_str("HTRFLOW_RESULTS_NAMESPACE", HTRFLOW_NAMESPA
 HTRFLOW_SESSION_HOURS = env_int("HTRFLOW_SESSION_HOURS", 8, minimum=1, maximum=24 * 30)
 HTRFLOW_KEY_DERIVATION = env_choice("HTRFLOW_KEY_DERIVATION", "none", {"none", "hcp"})
 HTRFLOW_SESSION_KEY_FILE = env_str("HTRFLOW_SESSION_KEY_FILE", "/secrets/session/key")
+# Who sees the campaign cards: any account the store accepts, or only accounts that proved at login
+# that they may read under the results namespace (see README).
+HTRFLOW_CARDS_FOR = env_choice("HTRFLOW_CARDS_FOR", "namespace-readers", {"store-accounts", "namespace-readers"})
 S3_ENDPOINT = env_url("S3_ENDPOINT", "")
 S3_BUCKET = env_str("S3_BUCKET", "htrflow-results")
 S3_VERIFY_TLS = env_bool("S3_VERIFY_TLS", True)

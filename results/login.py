@@ -1,7 +1,9 @@
 """One login attempt, shared by the JSON endpoint and the no-JavaScript form.
 
 Order matters: a refused Origin, a bad shape or a rate limit never reaches the
-store; the store is asked exactly once (a ranged GET of ``<ns>/``) otherwise.
+store; the store is asked once otherwise (a ranged GET of ``<ns>/``), and with
+``HTRFLOW_CARDS_FOR=namespace-readers`` once more (a listing of ``<ns>/``) when that
+GET was refused, to learn whether the account may read the namespace at all.
 """
 
 import base64
@@ -61,6 +63,7 @@ _STATUS = {
     "no_reason": 502,
     "timeout": 504,
     "not_configured": 503,
+    "limits_unavailable": 503,
 }
 
 
@@ -74,6 +77,7 @@ class LoginAnswer:
     user: str | None = None
     access_key: str | None = None
     secret_key: str | None = None
+    reads_namespace: bool | None = None
 
     @property
     def ok(self):
@@ -179,7 +183,10 @@ def attempt(request, username, password):
     parallel attempts cannot get past a limit together (see ``results.ratelimit``).
     """
     address = site.client_address(request)
-    refusal, reservation = ratelimit.reserve(address, username)
+    try:
+        refusal, reservation = ratelimit.reserve(address, username)
+    except ratelimit.LimitsUnavailable as unavailable:
+        return refused("limits_unavailable", str(unavailable))
     if refusal:
         logger.info("Login refused by the %s rate limit.", refusal.scope)
         return refused("rate_limited", refusal.sentence, refusal.retry_after)
@@ -204,7 +211,9 @@ def _prove(username, password):
         return refused("not_configured")
     access_key, secret_key = derive_keys(username, password)
     try:
-        store.prove_account(access_key, secret_key)
+        reads_namespace = store.prove_account(
+            access_key, secret_key, ask_listing=settings.HTRFLOW_CARDS_FOR == "namespace-readers"
+        )
     except StoreError as error:
         reason = _REASON_OF_OUTCOME.get(error.outcome, "no_reason")
         if reason == "wrong":
@@ -214,7 +223,7 @@ def _prove(username, password):
         sentence = error.sentence if reason == "unreachable" and "TLS" in error.sentence else None
         return refused(reason, sentence)
     logger.info("Login accepted.")
-    return LoginAnswer(user=username, access_key=access_key, secret_key=secret_key)
+    return LoginAnswer(user=username, access_key=access_key, secret_key=secret_key, reads_namespace=reads_namespace)
 
 
 def origin_refusal(request):

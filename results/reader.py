@@ -20,6 +20,7 @@ from results.outcomes import Blob, NotModified, Outcome, StoreError
 __all__ = ["Blob", "NotModified", "Outcome", "ResultsReader", "StoreError", "reader_for"]
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+READ_CHUNK_BYTES = 1024 * 1024
 _CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+|\*)")
 
 
@@ -138,12 +139,14 @@ def _range_header(start, end, suffix, max_bytes):
 
 
 def _read_at_most(body, limit):
+    """At most ``limit`` bytes, read 1 MiB at a time; the bytes are copied once, when joined."""
     chunks, size = [], 0
-    for chunk in body.iter_chunks(64 * 1024):
-        chunks.append(chunk[: limit - size])
-        size += len(chunks[-1])
-        if size >= limit:
+    while size < limit:
+        chunk = body.read(min(READ_CHUNK_BYTES, limit - size))
+        if not chunk:
             break
+        chunks.append(chunk)
+        size += len(chunk)
     return b"".join(chunks)
 
 

@@ -1,6 +1,6 @@
 """The results session: the person's store account sealed into a cookie.
 
-The cookie holds ``{user, access_key, secret_key, issued_at}`` encrypted and
+The cookie holds ``{user, access_key, secret_key, issued_at, reads_namespace}`` encrypted and
 authenticated with AES-GCM under a key read from ``HTRFLOW_SESSION_KEY_FILE`` (a
 base64-encoded 32-byte key). Nothing is kept on the server, so any replica with
 the same key file serves the same session, and neither the cookie nor the server
@@ -42,6 +42,8 @@ class ResultsSession:
     access_key: str = field(repr=False)
     secret_key: str = field(repr=False)
     issued_at: int = 0
+    # Proven at login: the account may read under the results namespace (None: not proven either way).
+    reads_namespace: bool | None = None
 
 
 _key_cache = {}
@@ -106,7 +108,13 @@ def seal(session, name, key=None):
     """Encrypt a session for the cookie called ``name``."""
     key = key or load_key()
     payload = json.dumps(
-        {"u": session.user, "a": session.access_key, "s": session.secret_key, "t": session.issued_at},
+        {
+            "u": session.user,
+            "a": session.access_key,
+            "s": session.secret_key,
+            "t": session.issued_at,
+            "r": session.reads_namespace,
+        },
         separators=(",", ":"),
     ).encode("utf-8")
     nonce = os.urandom(_NONCE_BYTES)
@@ -127,7 +135,13 @@ def unseal(value, name, key=None, now=None):
         raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
         payload = AESGCM(key).decrypt(raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], name.encode("ascii"))
         data = json.loads(payload)
-        session = ResultsSession(user=data["u"], access_key=data["a"], secret_key=data["s"], issued_at=int(data["t"]))
+        session = ResultsSession(
+            user=data["u"],
+            access_key=data["a"],
+            secret_key=data["s"],
+            issued_at=int(data["t"]),
+            reads_namespace=data.get("r") if data.get("r") in (True, False) else None,
+        )
     except (InvalidTag, ValueError, binascii.Error, KeyError, TypeError):
         return None
     now = time.time() if now is None else now
@@ -142,9 +156,15 @@ def session_from_request(request):
     return unseal(request.COOKIES.get(name), name)
 
 
-def start(response, request, user, access_key, secret_key):
+def start(response, request, user, access_key, secret_key, reads_namespace=None):
     """Set a new session cookie on the response, replacing any older one."""
-    session = ResultsSession(user=user, access_key=access_key, secret_key=secret_key, issued_at=int(time.time()))
+    session = ResultsSession(
+        user=user,
+        access_key=access_key,
+        secret_key=secret_key,
+        issued_at=int(time.time()),
+        reads_namespace=reads_namespace,
+    )
     name = cookie_name(request)
     response.set_cookie(
         name,

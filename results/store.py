@@ -192,11 +192,15 @@ def head_object(access_key, secret_key, key):
         raise outcome_of(error, head=True) from None
 
 
-def prove_account(access_key, secret_key):
-    """Prove the account with one ranged GET of ``<ns>/``.
+def prove_account(access_key, secret_key, *, ask_listing=False):
+    """Prove the account with one ranged GET of ``<ns>/``; say whether it may read under ``<ns>/``.
 
-    Returns None when the store accepts the account. Raises StoreError: SESSION_ENDED for a wrong
-    account, NO_REASON for a bare 403/400, UNREACHABLE, TIMEOUT.
+    Returns True when the GET shows the account may read under the namespace (the key, or its
+    absence, was revealed: only an account allowed to read there learns that), False or None
+    when it was refused (AccessDenied). With ``ask_listing``, a refused GET is followed by one
+    listing of ``<ns>/`` (``MaxKeys=1``): an account that may list there is a reader too (True),
+    else False; without it the answer is None (not asked). Raises StoreError: SESSION_ENDED for
+    a wrong account, NO_REASON for a bare 403/400, UNREACHABLE, TIMEOUT.
     """
     key = f"{settings.HTRFLOW_RESULTS_NAMESPACE}/"
     try:
@@ -208,10 +212,26 @@ def prove_account(access_key, secret_key):
         code, status = _error_code(error), _http_status(error)
         if code in WRONG_ACCOUNT_CODES:
             raise StoreError(Outcome.SESSION_ENDED) from None
+        if code == "AccessDenied":
+            return _may_list(client, key) if ask_listing else None
         if code in ACCOUNT_VALID_CODES or status in (404, 416):
-            return None
+            return True
         raise outcome_of(error) from None
     except BotoCoreError as error:
         raise outcome_of(error) from None
     answer["Body"].close()
-    return None
+    return True
+
+
+def _may_list(client, prefix):
+    """True when the account may list under ``prefix``; False when refused or when the store fails."""
+    try:
+        client.list_objects_v2(Bucket=settings.S3_BUCKET, Prefix=prefix, MaxKeys=1)
+    except ClientError as error:
+        if _error_code(error) != "AccessDenied":
+            logger.warning("Listing %s to prove a namespace reader answered %s.", prefix, _http_status(error))
+        return False
+    except BotoCoreError as error:
+        logger.warning("Listing %s to prove a namespace reader failed: %s.", prefix, type(error).__name__)
+        return False
+    return True

@@ -6,4 +6,6 @@ pytest_plugins = [
     "tests.fixtures.store",
     "tests.fixtures.scene",
     "tests.fixtures.session",
+    "tests.fixtures.serving",
+    "tests.fixtures.redis",
 ]

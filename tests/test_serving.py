@@ -1,84 +1,10 @@
 """The product served as the container serves it: gunicorn, whitenoise, collected static files."""
 
-import base64
-import json
-import os
-import socket
 import subprocess
-import sys
-import time
-from pathlib import Path
 
-import pytest
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-GUNICORN = Path(sys.executable).parent / "gunicorn"
-
-
-def dockerfile_command(port):
-    """The image's CMD, bound to a local port, so these tests follow the Dockerfile."""
-    line = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
-    command = json.loads(line[4:])
-    assert command[0] == "gunicorn"
-    bind = command.index("--bind") + 1
-    command[bind] = f"127.0.0.1:{port}"
-    return [str(GUNICORN), *command[1:]]
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def production_env(tmp_path, **extra):
-    key_file = tmp_path / "session-key"
-    key_file.write_text(base64.b64encode(os.urandom(32)).decode())
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HTRFLOW_", "S3_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="htrbrowser.settings",
-        DJANGO_SECRET_KEY="serving-test-" + "k" * 50,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
-        HTRFLOW_SESSION_KEY_FILE=str(key_file),
-        HTRFLOW_NAMESPACES="htr-batch",
-    )
-    env.update(extra)
-    return env
-
-
-@pytest.fixture
-def gunicorn(tmp_path):
-    """Start gunicorn the way the Dockerfile does; yield a function that starts it with extra settings."""
-    started = []
-
-    def start(**extra):
-        env = production_env(tmp_path, **extra)
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput"],
-            cwd=ROOT, env=env, check=True, capture_output=True, timeout=120,
-        )
-        port = free_port()
-        process = subprocess.Popen(
-            dockerfile_command(port), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        )
-        started.append(process)
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                requests.get(base + "/healthz", timeout=1, allow_redirects=False)
-                return base
-            except requests.ConnectionError:
-                if process.poll() is not None:
-                    raise AssertionError(process.stdout.read().decode()) from None
-                time.sleep(0.1)
-        raise AssertionError("gunicorn did not answer within 10 s")
-
-    yield start
-    for process in started:
-        process.terminate()
-        process.wait(timeout=10)
+from tests.fixtures.serving import ROOT, dockerfile_command, free_port, production_env
 
 
 def test_the_health_check_answers_over_plain_http_even_with_https_on(gunicorn):

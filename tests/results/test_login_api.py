@@ -200,7 +200,7 @@ def test_failed_logins_from_one_address_are_limited_by_the_right_most_trusted_ho
     response = post_login(client, "someone-else", "wrong", HTTP_X_FORWARDED_FOR="1.2.3.4, 198.51.100.4")
     assert response.status_code == 429
     assert response.json()["error"] == "Too many failed logins from your address; wait 2 minutes before trying again."
-    assert response["Retry-After"] in {"119", "120"}
+    assert 100 <= int(response["Retry-After"]) <= 120  # the window started with the first failure, seconds ago
 
 
 def test_a_new_login_replaces_the_old_session(client, store):

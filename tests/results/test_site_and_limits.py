@@ -4,7 +4,6 @@ import pytest
 from django.test import RequestFactory
 
 from results import ratelimit
-from results.ratelimit import FailureCounter
 from results.site import client_address, normalise_origin, origin_is_own, site_origin
 
 factory = RequestFactory()
@@ -74,26 +73,19 @@ def test_fewer_forwarded_entries_than_hops_fall_back_to_the_peer(settings):
     assert client_address(request) == "10.0.0.2"
 
 
-class FakeClock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-
-def test_a_failure_counter_blocks_at_its_limit_until_the_window_ends():
-    clock = FakeClock()
-    counter = FailureCounter(clock)
-    limit = (3, 60)
-    for _ in range(3):
-        assert counter.blocked_for("x", limit) == 0
-        counter.fail("x", limit)
-    assert counter.blocked_for("x", limit) == 60
-    clock.now += 45
-    assert counter.blocked_for("x", limit) == 15
-    clock.now += 15
-    assert counter.blocked_for("x", limit) == 0
+@pytest.mark.parametrize(
+    "address, bucket",
+    [
+        ("203.0.113.9", "203.0.113.9"),
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::1", "2001:db8:1:2::/64"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("::ffff:203.0.113.9", "203.0.113.9"),
+        ("unknown", "unknown"),
+    ],
+)
+def test_a_client_is_an_ipv4_address_or_an_ipv6_slash_64(address, bucket):
+    assert ratelimit.address_bucket(address) == bucket
 
 
 def test_user_limit_sentences_name_the_limit_and_the_wait(settings):
