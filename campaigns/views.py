@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from campaigns import kube, progress, status_records
+from campaigns import kube, progress, rerun_views, status_records
 from campaigns.models import PHASES, Campaign, Volume, bounded
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
@@ -669,6 +669,7 @@ def campaign_detail(request, namespace, name):
         "progress_sentence": report.card_sentence if page_active else "",
         "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
         "now": now,
+        "rerun": rerun_views.panel(campaign),
     }
     if request.htmx and request.GET.get("fragment") == "rows":
         return render(request, "campaigns/volume_rows.html", context)
