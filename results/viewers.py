@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import quote, urlencode, urlsplit
 
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
@@ -25,6 +25,8 @@ from results import runlog
 from results.addresses import AddressRefused, ResultsBase, key_for_address, results_base
 from results.middleware import login_url
 from results.reader import Outcome, StoreError, reader_for
+from results.templatetags import log_text
+from results.volume_place import find_place, place_of_key
 
 TAIL_BYTES = runlog.TAIL_BYTES
 EARLIER_BYTES = 128 * 1024
@@ -361,8 +363,19 @@ def log_view(request, target: Target):
         "earlier_page_url": _earlier_page_url(address, window),
         "focus": _opening_anchor(window.lines, state["ended"], at, place),
         "deep_line": place,
+        "failed_pages": _failed_pages(window.lines, summary, base_context["alto_base"]),
     }
     return render(request, "viewers/log.html", context)
+
+
+def _failed_pages(lines, summary, alto_base: str) -> list[dict]:
+    """The failed pages the lines shown (and the volume's manifest) name, each with its ALTO viewer link."""
+    if not alto_base:
+        return []
+    pages = set(runlog.failed_page_ids(lines))
+    pages.update(p["id"] for p in (summary or {}).get("failed_pages", []) if _PAGE_ID.match(p["id"]))
+    ordered = sorted(pages, key=lambda p: (len(p), p))[: runlog.FAILED_PAGES_LISTED]
+    return [{"id": page, "url": log_text.alto_link(alto_base, page)} for page in ordered]
 
 
 def _waiting_page(request, base_context: dict):
@@ -383,10 +396,20 @@ def _waiting_page(request, base_context: dict):
     return render(request, "viewers/log.html", context)
 
 
+def _alto_base(base: ResultsBase, key: str) -> str:
+    """The results URL under which the volume of a log or ALTO key keeps its ALTO pages, or ''."""
+    place = place_of_key(key)
+    return base.url_for_key(f"{place.prefix}/alto/") if place else ""
+
+
 def _log_context(target: Target, manifest_address: str, summary, query: str) -> dict:
     volume = (summary or {}).get("volume") or target.key.rsplit("/", 1)[-1].removesuffix(".txt")
     address = target.address
+    place = find_place(target.key)
     return {
+        "place": place,
+        "alto_base": _alto_base(target.base, target.key),
+        "find_url": _viewer_link("/log/find", log=address),
         "address": address,
         "manifest_address": manifest_address,
         "raw_url": target.base.url_for_key(target.key),
@@ -446,6 +469,7 @@ def log_more(request, target: Target):
         **_lines_context(window.lines),
         "state": state,
         "appeared": after == 0 and bool(window.lines),
+        "alto_base": _alto_base(target.base, target.key),
         "poll_url": _poll_url(address, window.end, window.next_number if window.lines else number),
         "poll_seconds": POLL_SECONDS,
     }
@@ -511,6 +535,7 @@ def log_earlier(request, target: Target):
         return render(request, "viewers/log_earlier.html", context)
     context = {
         **_lines_context(window.lines),
+        "alto_base": _alto_base(target.base, target.key),
         "earlier_url": _earlier_url(target.address, window) if window.start > 0 else "",
         "earlier_page_url": _earlier_page_url(target.address, window),
     }
@@ -535,6 +560,28 @@ def _log_search_page(request, target: Target, base_context: dict):
         "searched_at": datetime.now(UTC).strftime("%H:%M:%S UTC") if not state["ended"] else "",
     }
     return render(request, "viewers/log_search.html", context)
+
+
+@_reads("log", "Run log")
+def log_find(request, target: Target):
+    """Where a word occurs in the whole log, as JSON for the page's find bar: the lines the page has not
+    loaded are opened around their line number."""
+    query = request.GET.get("q", "")[:200]
+    try:
+        blob = target.reader.get(target.key, max_bytes=WHOLE_LOG_LIMIT)
+    except StoreError as error:
+        return JsonResponse({"detail": _sentence(error, LOG_SENTENCES)}, status=error.status)
+    result = runlog.find(blob.body, query)
+    answer = {
+        "query": query,
+        "count": result.count,
+        "lines": [{"n": number, "at": offset, "hits": hits} for number, offset, hits in result.lines],
+        "truncated": result.truncated,
+        "partial": not blob.complete,
+    }
+    response = JsonResponse(answer)
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 # --- manifest summary ------------------------------------------------------------------------
@@ -587,7 +634,7 @@ def summarise_manifest(record: dict, key: str, base: ResultsBase) -> dict:
                 "seconds": _seconds(entry.get("seconds")),
                 "error": _text(entry.get("error"), 3500),
                 "quality": quality,
-                "alto_url": alto_url if status == "ok" else "",
+                "alto_url": alto_url if status in ("ok", "failed") else "",
             }
         )
     timed = [p for p in pages if p["status"] == "ok" and p["seconds"] is not None]
