@@ -16,9 +16,7 @@ from django.conf import settings
 from django.urls import reverse
 
 _LOG_KEY = re.compile(r"^(?P<ns>[^/]+)/status/logs/(?P<pipeline>[^/]+)/(?P<volume>[^/]+)\.txt$")
-_RESULT_KEY = re.compile(
-    r"^(?P<ns>[^/]+)/(?P<pipeline>[^/]+)/(?P<volume>[^/]+)/(?:(?:alto|page)/[^/]+|[a-z]+\.json)$"
-)
+_RESULT_KEY = re.compile(r"^(?P<ns>[^/]+)/(?P<pipeline>[^/]+)/(?P<volume>[^/]+)/(?:(?:alto|page)/[^/]+|[a-z]+\.json)$")
 _PART = re.compile(r"^(?P<stem>.+)-part\d+$")
 
 

@@ -12,14 +12,13 @@ from playwright.sync_api import expect
 from devstack.content import alto_xml, iiif_json, page_layout
 from results import viewers
 from tests.fixtures.session import browser_login
-from tests.viewers.test_browser import images  # noqa: F401 - the image server fixture those tests use
 
 pytestmark = pytest.mark.browser
 ERROR_LINES = (20, 90, 160, 356, 420)
 
 
 @pytest.fixture
-def site(live_server, store, store_prefix, session_key_file, settings, images, page):  # noqa: F811
+def site(live_server, store, store_prefix, session_key_file, settings, images, page):
     """A volume's run log and pages at the keys the wrapper writes: ``<ns>/status/logs/<p>/<v>.txt``
     and ``<ns>/<p>/<v>/...``, with a pipeline id no other test uses."""
     results = live_server.url + "/results"
