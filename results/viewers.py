@@ -829,13 +829,14 @@ def _page_image(reader, base: ResultsBase, key: str, location) -> dict:
     if not isinstance(canvases, list) or not canvases:
         return {"problem": "The page image cannot be shown: the volume's iiif.json lists no pages."}
     canvas = _canvas_for(canvases, base, key, int(page_id))
+    strip = _thumbnails(canvases, base, prefix, len(page_id))
     if canvas is None:
         return {
             "problem": "The page image cannot be shown: the volume's iiif.json has no canvas for this page.",
             "pages": len(canvases),
+            "thumbnails": strip,
         }
     url, width, height = _image_of(canvas)
-    strip = _thumbnails(canvases, base, prefix, len(page_id))
     if not url:
         return {
             "problem": "The page image cannot be shown: its canvas names no usable http(s) image.",
