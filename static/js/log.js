@@ -351,6 +351,9 @@
     sayFound("Finding…");
     fetch(findForm.dataset.findUrl + "&q=" + encodeURIComponent(query), { headers: { Accept: "application/json" } })
       .then(function (response) {
+        if ((response.headers.get("Content-Type") || "").indexOf("json") < 0) {
+          return { ok: false, body: { detail: "The log could not be searched: log in again, then find again." } };
+        }
         return response.json().then(function (body) { return { ok: response.ok, body: body }; });
       })
       .then(function (answer) {
