@@ -196,3 +196,39 @@ def test_a_campaign_without_failed_volumes_has_no_panel(cluster, results_client)
     put_campaign(cluster, name="fine", failed="", completed="0-2")
     assert "Re-run" not in page_text(results_client.get("/campaigns/htr-batch/fine"))
     assert results_client.get("/campaigns/htr-batch/fine/rerun.yaml").status_code == 404
+
+
+# --- in Chromium, on the demo scene ------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_the_panel_copies_the_file_it_offers_for_download(scene, live_server, page, settings, session_key_file):
+    from django.core.cache import cache
+
+    from campaigns import kube as kube_module
+    from campaigns import views as campaign_views
+    from tests.fixtures.session import browser_login
+
+    settings.HTRFLOW_WRITE_STATUS = False
+    kube_module.clear_cache()
+    campaign_views.clear_projections()
+    cache.clear()
+    browser_login(page, live_server.url, scene.store.accounts["full"])
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    campaign = scene.scene.campaign_of("verify_missing_pages")
+    page.goto(f"{live_server.url}/campaigns/{scene.scene.where.namespace}/{campaign.name}")
+    panel = page.locator("#rerun")
+    heading = panel.locator("h2").inner_text()
+    count = int(heading.split()[1])
+    page.focus("#rerun .copy-button")
+    page.keyboard.press("Enter")
+    page.locator("#rerun .copy-status").filter(has_text="Copied").wait_for()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    with page.expect_download() as download:
+        page.focus("#rerun-download")
+        page.keyboard.press("Enter")
+    saved = download.value
+    assert saved.suggested_filename == f"{campaign.name}-rerun-1.yaml"
+    text = open(saved.path(), encoding="utf-8").read()
+    assert copied == text
+    assert len(yaml.safe_load(text)["volumes"]) == count
