@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from campaigns import kube
+from campaigns import kube, rerun_views
 from campaigns.cards import CardReads, build_card, build_cards, forbidden_note, read_cards_progress, volume_row
 from campaigns.models import Campaign, bounded
 from results.card_access import cards_for_readers
@@ -174,6 +174,7 @@ def campaign_detail(request, namespace, name):
         "progress_sentence": report.card_sentence if page_active else "",
         "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
         "now": now,
+        "rerun": rerun_views.panel(campaign),
     }
     if request.htmx and request.GET.get("fragment") == "rows":
         return render(request, "campaigns/volume_rows.html", context)

@@ -361,3 +361,62 @@ def highlight(text: str, hits) -> list[tuple[str, bool]]:
     if position < len(text):
         pieces.append((text[position:], False))
     return pieces
+
+
+# --- pages a log names, and finding text in it ----------------------------------------------------
+
+_FAILED_PAGE = re.compile(r"\bpage (?P<page>\d{4,9}) failed\b")
+_PAGE_LIST = re.compile(r"\b(?:missing|failed)=\[(?P<pages>[\d,\s]{0,4000})\]")
+_PAGE_ID = re.compile(r"\d{4,9}")
+FAILED_PAGES_LISTED = 200
+
+
+def page_mentions(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, page id) of every failed or missing page a line names: "page 0012 failed" and the
+    lists of a verify error, "missing=[0012, 0044] failed=[0101]"."""
+    found = [(m.start("page"), m.end("page"), m.group("page")) for m in _FAILED_PAGE.finditer(text)]
+    for listing in _PAGE_LIST.finditer(text):
+        base = listing.start("pages")
+        found.extend((base + m.start(), base + m.end(), m.group()) for m in _PAGE_ID.finditer(listing.group("pages")))
+    return sorted(found)
+
+
+def failed_page_ids(lines: list[LogLine], limit: int = FAILED_PAGES_LISTED) -> list[str]:
+    """The failed or missing pages the error lines name, in page order, each once."""
+    pages: set[str] = set()
+    for line in lines:
+        if line.is_error:
+            pages.update(page for _start, _end, page in page_mentions(line.text))
+    return sorted(pages, key=lambda p: (len(p), p))[:limit]
+
+
+FIND_LINES_LIMIT = 5000
+
+
+@dataclass
+class FindResult:
+    count: int  # matches in all
+    lines: list[tuple[int, int, int]]  # (line number, byte offset, matches in the line)
+    truncated: bool
+
+
+def find(data: bytes, query: str, limit: int = FIND_LINES_LIMIT) -> FindResult:
+    """Where ``query`` occurs (case-insensitive) in the whole log: the lines and how often in each,
+    counted on the cleaned text the page shows, as ``search`` does."""
+    needle = query.strip()
+    if not needle:
+        return FindResult(0, [], False)
+    pattern = re.compile(re.escape(needle), re.IGNORECASE)
+    count, lines, offset = 0, [], 0
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        line_offset, offset = offset, offset + len(raw) + 1
+        text = raw.decode("utf-8", "replace")
+        if not pattern.search(text) and not _NEEDS_CLEANING.search(text):
+            continue
+        hits = sum(1 for _ in pattern.finditer(clean(text)))
+        if not hits:
+            continue
+        count += hits
+        if len(lines) < limit:
+            lines.append((number, line_offset, hits))
+    return FindResult(count, lines, len(lines) >= limit)

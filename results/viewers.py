@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import quote, urlencode, urlsplit
 
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
@@ -25,6 +25,8 @@ from results import runlog
 from results.addresses import AddressRefused, ResultsBase, key_for_address, results_base
 from results.middleware import login_url
 from results.reader import Outcome, StoreError, reader_for
+from results.templatetags import log_text
+from results.volume_place import find_place, place_of_key
 
 TAIL_BYTES = runlog.TAIL_BYTES
 EARLIER_BYTES = 128 * 1024
@@ -361,8 +363,19 @@ def log_view(request, target: Target):
         "earlier_page_url": _earlier_page_url(address, window),
         "focus": _opening_anchor(window.lines, state["ended"], at, place),
         "deep_line": place,
+        "failed_pages": _failed_pages(window.lines, summary, base_context["alto_base"]),
     }
     return render(request, "viewers/log.html", context)
+
+
+def _failed_pages(lines, summary, alto_base: str) -> list[dict]:
+    """The failed pages the lines shown (and the volume's manifest) name, each with its ALTO viewer link."""
+    if not alto_base:
+        return []
+    pages = set(runlog.failed_page_ids(lines))
+    pages.update(p["id"] for p in (summary or {}).get("failed_pages", []) if _PAGE_ID.match(p["id"]))
+    ordered = sorted(pages, key=lambda p: (len(p), p))[: runlog.FAILED_PAGES_LISTED]
+    return [{"id": page, "url": log_text.alto_link(alto_base, page)} for page in ordered]
 
 
 def _waiting_page(request, base_context: dict):
@@ -383,10 +396,20 @@ def _waiting_page(request, base_context: dict):
     return render(request, "viewers/log.html", context)
 
 
+def _alto_base(base: ResultsBase, key: str) -> str:
+    """The results URL under which the volume of a log or ALTO key keeps its ALTO pages, or ''."""
+    place = place_of_key(key)
+    return base.url_for_key(f"{place.prefix}/alto/") if place else ""
+
+
 def _log_context(target: Target, manifest_address: str, summary, query: str) -> dict:
     volume = (summary or {}).get("volume") or target.key.rsplit("/", 1)[-1].removesuffix(".txt")
     address = target.address
+    place = find_place(target.key)
     return {
+        "place": place,
+        "alto_base": _alto_base(target.base, target.key),
+        "find_url": _viewer_link("/log/find", log=address),
         "address": address,
         "manifest_address": manifest_address,
         "raw_url": target.base.url_for_key(target.key),
@@ -446,6 +469,7 @@ def log_more(request, target: Target):
         **_lines_context(window.lines),
         "state": state,
         "appeared": after == 0 and bool(window.lines),
+        "alto_base": _alto_base(target.base, target.key),
         "poll_url": _poll_url(address, window.end, window.next_number if window.lines else number),
         "poll_seconds": POLL_SECONDS,
     }
@@ -511,6 +535,7 @@ def log_earlier(request, target: Target):
         return render(request, "viewers/log_earlier.html", context)
     context = {
         **_lines_context(window.lines),
+        "alto_base": _alto_base(target.base, target.key),
         "earlier_url": _earlier_url(target.address, window) if window.start > 0 else "",
         "earlier_page_url": _earlier_page_url(target.address, window),
     }
@@ -535,6 +560,28 @@ def _log_search_page(request, target: Target, base_context: dict):
         "searched_at": datetime.now(UTC).strftime("%H:%M:%S UTC") if not state["ended"] else "",
     }
     return render(request, "viewers/log_search.html", context)
+
+
+@_reads("log", "Run log")
+def log_find(request, target: Target):
+    """Where a word occurs in the whole log, as JSON for the page's find bar: the lines the page has not
+    loaded are opened around their line number."""
+    query = request.GET.get("q", "")[:200]
+    try:
+        blob = target.reader.get(target.key, max_bytes=WHOLE_LOG_LIMIT)
+    except StoreError as error:
+        return JsonResponse({"detail": _sentence(error, LOG_SENTENCES)}, status=error.status)
+    result = runlog.find(blob.body, query)
+    answer = {
+        "query": query,
+        "count": result.count,
+        "lines": [{"n": number, "at": offset, "hits": hits} for number, offset, hits in result.lines],
+        "truncated": result.truncated,
+        "partial": not blob.complete,
+    }
+    response = JsonResponse(answer)
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 # --- manifest summary ------------------------------------------------------------------------
@@ -587,7 +634,7 @@ def summarise_manifest(record: dict, key: str, base: ResultsBase) -> dict:
                 "seconds": _seconds(entry.get("seconds")),
                 "error": _text(entry.get("error"), 3500),
                 "quality": quality,
-                "alto_url": alto_url if status == "ok" else "",
+                "alto_url": alto_url if status in ("ok", "failed") else "",
             }
         )
     timed = [p for p in pages if p["status"] == "ok" and p["seconds"] is not None]
@@ -630,34 +677,78 @@ def _read_alto(reader, key: str):
 
 @_reads("src", "ALTO page")
 def alto_view(request, target: Target):
-    """The page image with its text lines drawn over it, and the text beside it."""
+    """The page image with its text lines drawn over it, and the text beside it; a page without an ALTO
+    file (a failed page) still shows its image and the way to the volume's other pages."""
     reader, base, key, address = target.reader, target.base, target.key, target.address
+    location = _ALTO_KEY.match(key)
+    if location and "goto" in request.GET:
+        return _go_to_page(request, target, location)
     try:
         blob, page, parse_problem = _read_alto(reader, key)
     except StoreError as error:
         sentence = _sentence(error, ALTO_SENTENCES)
-        return _problem_page(
-            request, "ALTO page", sentence, _operator_fix(error, key), status=error.status, address=address
-        )
-    location = _ALTO_KEY.match(key)
+        if error.outcome is not Outcome.NOT_FOUND or location is None:
+            return _problem_page(
+                request, "ALTO page", sentence, _operator_fix(error, key), status=error.status, address=address
+            )
+        blob, page, parse_problem = None, None, _missing_page_sentence(location)
     image = _page_image(reader, base, key, location) if location else {"problem": ""}
     query = request.GET.get("q", "")[:200]
+    place = find_place(key)
     context = {
         "address": address,
         "key": key,
-        "raw_url": base.url_for_key(key),
+        "raw_url": base.url_for_key(key) if blob else "",
         "text_url": _viewer_link("/alto/text", src=address),
         "page": page,
+        "missing": blob is None,
         "parse_problem": parse_problem,
         "problems": page.problems if page else [],
         "image": image,
         "query": query,
-        "raw_xml": blob.body[:RAW_XML_LIMIT].decode("utf-8", "replace"),
-        "raw_cut": len(blob.body) > RAW_XML_LIMIT,
+        "raw_xml": blob.body[:RAW_XML_LIMIT].decode("utf-8", "replace") if blob else "",
+        "raw_cut": bool(blob) and len(blob.body) > RAW_XML_LIMIT,
+        "place": place,
+        "volume_links": _volume_links(base, place),
+        "goto_problem": request.GET.get("goto_problem", "")[:200],
         **_alto_drawing(page, query, image),
         **_neighbours(base, location, image),
     }
-    return render(request, "viewers/alto.html", context)
+    return render(request, "viewers/alto.html", context, status=404 if blob is None else 200)
+
+
+def _missing_page_sentence(location) -> str:
+    return (
+        f"Page {int(location.group('page'))} has no ALTO file: it failed or has not been processed yet, so there is "
+        "no text to show. Its run log says why; the page image and the volume's other pages are below."
+    )
+
+
+def _volume_links(base: ResultsBase, place) -> dict:
+    """The volume's run log, IIIF manifest and completion record, as viewer or results links."""
+    if place is None:
+        return {}
+    prefix = place.prefix
+    manifest = base.url_for_key(f"{prefix}/manifest.json")
+    return {
+        "log": _viewer_link("/log", log=base.url_for_key(place.log_key), manifest=manifest),
+        "iiif": base.url_for_key(f"{prefix}/iiif.json"),
+        "manifest": manifest,
+    }
+
+
+def _go_to_page(request, target: Target, location):
+    """``goto=N``: to page N of the volume, or back to this page with a sentence when N is no page."""
+    wanted = _positive_int(request.GET.get("goto", "").strip())
+    image = _page_image(target.reader, target.base, target.key, location)
+    total = image.get("pages")
+    width = len(location.group("page"))
+    if wanted is None or (total and wanted > total):
+        limit = f" 1 to {total}" if total else " 1 or more"
+        problem = f"There is no page “{request.GET.get('goto', '')[:20]}”: give a page number,{limit}."
+        return HttpResponseRedirect(_viewer_link("/alto", src=target.address, goto_problem=problem))
+    key = f"{location.group('prefix')}/alto/{wanted:0{width}d}.xml"
+    return HttpResponseRedirect(_viewer_link("/alto", src=target.base.url_for_key(key)))
 
 
 def _alto_drawing(page, query: str, image: dict) -> dict:
@@ -738,18 +829,50 @@ def _page_image(reader, base: ResultsBase, key: str, location) -> dict:
     if not isinstance(canvases, list) or not canvases:
         return {"problem": "The page image cannot be shown: the volume's iiif.json lists no pages."}
     canvas = _canvas_for(canvases, base, key, int(page_id))
+    strip = _thumbnails(canvases, base, prefix, len(page_id))
     if canvas is None:
         return {
             "problem": "The page image cannot be shown: the volume's iiif.json has no canvas for this page.",
             "pages": len(canvases),
+            "thumbnails": strip,
         }
     url, width, height = _image_of(canvas)
     if not url:
         return {
             "problem": "The page image cannot be shown: its canvas names no usable http(s) image.",
             "pages": len(canvases),
+            "thumbnails": strip,
         }
-    return {"url": url, "width": width, "height": height, "pages": len(canvases), "problem": ""}
+    return {"url": url, "width": width, "height": height, "pages": len(canvases), "problem": "", "thumbnails": strip}
+
+
+THUMBNAIL_HEIGHT = 96
+THUMBNAILS_MAX = 2000
+
+
+def _thumbnails(canvases: list, base: ResultsBase, prefix: str, digits: int) -> list[dict]:
+    """One small picture per canvas for the page strip: from the image service when there is one, else the
+    canvas's own thumbnail, else the image itself (the browser loads them lazily)."""
+    strip = []
+    for number, canvas in enumerate(canvases[:THUMBNAILS_MAX], start=1):
+        picture = ""
+        if isinstance(canvas, dict):
+            service = _image_service(canvas)
+            if service:
+                picture = f"{service}/full/,{THUMBNAIL_HEIGHT}/0/default.jpg"
+            else:
+                picture = _canvas_thumbnail(canvas) or _image_of(canvas)[0]
+        key = f"{prefix}/alto/{number:0{digits}d}.xml"
+        strip.append({"number": number, "picture": picture, "url": _viewer_link("/alto", src=base.url_for_key(key))})
+    return strip
+
+
+def _canvas_thumbnail(canvas: dict) -> str:
+    thumbnails = canvas.get("thumbnail")
+    for item in thumbnails if isinstance(thumbnails, list) else [thumbnails]:
+        if isinstance(item, dict) and _is_web_url(item.get("id")):
+            return item["id"]
+    return ""
 
 
 def _canvas_for(canvases: list, base: ResultsBase, key: str, page_no: int):
@@ -772,24 +895,40 @@ def _canvas_for(canvases: list, base: ResultsBase, key: str, page_no: int):
 
 def _image_of(canvas: dict) -> tuple[str, float | None, float | None]:
     width, height = _seconds(canvas.get("width")), _seconds(canvas.get("height"))
+    body = _image_body(canvas)
+    if body is None:
+        return "", width, height
+    service_id = _service_of(body)
+    if service_id:
+        size = min(IMAGE_WIDTH, int(width)) if width else IMAGE_WIDTH
+        return f"{service_id}/full/{size},/0/default.jpg", width, height
+    image_id = body.get("id") or body.get("@id")
+    return (image_id if _is_web_url(image_id) else ""), width, height
+
+
+def _image_body(canvas: dict):
     try:
         body = canvas["items"][0]["items"][0]["body"]
     except (KeyError, IndexError, TypeError):
-        return "", width, height
+        return None
     if isinstance(body, dict) and body.get("type") == "Choice" and isinstance(body.get("items"), list):
         body = body["items"][0] if body["items"] else {}
-    if not isinstance(body, dict):
-        return "", width, height
+    return body if isinstance(body, dict) else None
+
+
+def _service_of(body: dict) -> str:
     services = body.get("service")
     for service in services if isinstance(services, list) else [services]:
-        if not isinstance(service, dict):
-            continue
-        service_id = service.get("id") or service.get("@id")
-        if _is_web_url(service_id):
-            size = min(IMAGE_WIDTH, int(width)) if width else IMAGE_WIDTH
-            return f"{service_id.rstrip('/')}/full/{size},/0/default.jpg", width, height
-    image_id = body.get("id") or body.get("@id")
-    return (image_id if _is_web_url(image_id) else ""), width, height
+        if isinstance(service, dict):
+            service_id = service.get("id") or service.get("@id")
+            if _is_web_url(service_id):
+                return service_id.rstrip("/")
+    return ""
+
+
+def _image_service(canvas: dict) -> str:
+    body = _image_body(canvas)
+    return _service_of(body) if body else ""
 
 
 def _is_web_url(value) -> bool:
@@ -798,7 +937,7 @@ def _is_web_url(value) -> bool:
 
 def _neighbours(base: ResultsBase, location, image: dict) -> dict:
     if location is None:
-        return {"previous_url": "", "next_url": "", "page_label": ""}
+        return {"previous_url": "", "next_url": "", "page_label": "", "page_number": None, "page_total": None}
     prefix, page_id = location.group("prefix"), location.group("page")
     number = int(page_id)
     width = len(page_id)
@@ -811,6 +950,8 @@ def _neighbours(base: ResultsBase, location, image: dict) -> dict:
         "previous_url": link(number - 1) if number > 1 else "",
         "next_url": link(number + 1) if total is None or number < total else "",
         "page_label": f"page {number}" + (f" of {total}" if total else ""),
+        "page_number": number,
+        "page_total": total,
         "volume": prefix.rsplit("/", 1)[-1],
     }
 

@@ -2,6 +2,25 @@
 // up on both sides, click to bring the other side to it, arrows to walk lines, zoom and drag to pan.
 (function () {
   "use strict";
+  // --- the page strip: one tab stop (this page), arrow keys move along it ---------------------
+  var strip = document.getElementById("page-strip");
+  if (strip) {
+    var current = strip.querySelector("a.current");
+    if (current) current.scrollIntoView({ block: "nearest", inline: "center" });
+    strip.addEventListener("keydown", function (event) {
+      var links = Array.prototype.slice.call(strip.querySelectorAll("a.thumb"));
+      var at = links.indexOf(event.target);
+      var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      var next = event.key === "Home" ? 0 : event.key === "End" ? links.length - 1 : step ? at + step : null;
+      if (at < 0 || next === null || next < 0 || next >= links.length) return;
+      event.preventDefault();
+      links[at].setAttribute("tabindex", "-1");
+      links[next].setAttribute("tabindex", "0");
+      links[next].focus();
+      links[next].scrollIntoView({ block: "nearest", inline: "nearest" });
+    });
+  }
+
   var viewer = document.getElementById("alto-viewer");
   if (!viewer) return;
   var pane = document.getElementById("alto-image");
@@ -36,9 +55,11 @@
       pane.scrollTop = centreY * svg.clientHeight - pane.clientHeight / 2;
     }
   }
+  var zoomLevel = document.getElementById("zoom-level");
   function setZoom(value) {
     zoom = Math.min(8, Math.max(0.25, value));
     applyZoom(true);
+    zoomLevel.textContent = "Zoom " + Math.round(zoom * 100) + "%" + (zoom === 1 ? " (fit)" : "");
   }
   document.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
   document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.25); });
@@ -149,16 +170,40 @@
     event.preventDefault();
     var items = visibleItems();
     var next = items[items.indexOf(item) + step];
-    if (next) { next.focus({ preventScroll: true }); showLine(next.dataset.line); }
+    if (next) { roveTo(next); next.focus({ preventScroll: true }); showLine(next.dataset.line); }
+  });
+
+  // The text lines are one tab stop: the line last visited; the arrow keys (or j and k) move it.
+  function roveTo(item) {
+    textPane.querySelectorAll(".alto-line[tabindex='0']").forEach(function (el) { el.setAttribute("tabindex", "-1"); });
+    item.setAttribute("tabindex", "0");
+  }
+  textPane.addEventListener("focusin", function (event) {
+    var item = event.target.closest(".alto-line");
+    if (item) roveTo(item);
+  });
+  textPane.addEventListener("keydown", function (event) {
+    if (event.key !== "Home" && event.key !== "End") return;
+    var items = visibleItems();
+    if (!items.length || !event.target.closest(".alto-line")) return;
+    event.preventDefault();
+    var item = event.key === "Home" ? items[0] : items[items.length - 1];
+    roveTo(item);
+    item.focus({ preventScroll: true });
+    showLine(item.dataset.line);
   });
 
   document.getElementById("alto-low-only").addEventListener("change", function (event) {
     viewer.classList.toggle("low-only", event.target.checked);
+    var stop = textPane.querySelector(".alto-line[tabindex='0']");
+    var items = visibleItems();
+    if ((!stop || stop.offsetParent === null) && items.length) roveTo(items[0]);
   });
 
   applyZoom(false);
   var wanted = /^#L(\d+)$/.exec(window.location.hash);
   if (wanted && lineItem(wanted[1])) {
+    roveTo(lineItem(wanted[1]));
     activate(wanted[1]);
     lineItem(wanted[1]).focus({ preventScroll: true });
     showLine(wanted[1]);

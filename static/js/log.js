@@ -29,6 +29,54 @@
     view.scrollTop += fromViewTop(line) - view.clientHeight / 3;
     document.querySelectorAll(".log-line.is-target").forEach(function (el) { el.classList.remove("is-target"); });
     line.classList.add("is-target");
+    setRover(line.querySelector(".ln"));
+  }
+
+  // --- one tab stop for the log body: the current line's number; arrow keys move it ------------
+  var rover = null;
+
+  function setRover(el) {
+    if (!el || el === rover) return;
+    if (rover) rover.setAttribute("tabindex", "-1");
+    rover = el;
+    rover.setAttribute("tabindex", "0");
+  }
+
+  function stops() {
+    return Array.prototype.filter.call(view.querySelectorAll(".log-line > .ln, .http-fold > summary"), function (el) {
+      return el.offsetParent !== null;
+    });
+  }
+
+  function moveRover(event) {
+    var all = stops();
+    var at = all.indexOf(event.target);
+    if (at < 0) return;
+    var page = Math.max(1, Math.floor(view.clientHeight / 20));
+    var next = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page, Home: 0, End: all.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    var el = all[Math.max(0, Math.min(all.length - 1, next))];
+    setRover(el);
+    el.focus({ preventScroll: true });
+    var box = el.getBoundingClientRect();
+    var viewBox = view.getBoundingClientRect();
+    if (box.top < viewBox.top + 4) view.scrollTop -= viewBox.top + 4 - box.top;
+    else if (box.bottom > viewBox.bottom - 4) view.scrollTop += box.bottom - (viewBox.bottom - 4);
+  }
+  view.addEventListener("keydown", moveRover);
+  view.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches(".log-line > .ln, .http-fold > summary")) setRover(event.target);
+  });
+  view.addEventListener("click", function (event) {
+    var line = event.target.closest && event.target.closest(".log-line");
+    if (line) setRover(line.querySelector(".ln"));
+  });
+  // Summaries of HTTP folds are reached with the arrow keys like the lines, not with Tab.
+  function tameFolds() {
+    view.querySelectorAll(".http-fold > summary").forEach(function (summary) {
+      if (summary !== rover) summary.setAttribute("tabindex", "-1");
+    });
   }
 
   function openAtTheRightPlace() {
@@ -73,23 +121,25 @@
     return Array.prototype.slice.call(view.querySelectorAll(".log-error"));
   }
 
+  // --- errors: Next and Previous walk them in order and wrap; focus stays on the button ----------
+  var currentError = null; // the error line last jumped to
+  var errorStatus = document.getElementById("error-status");
+
+  function lineLabel(line) {
+    var number = lineNumber(line);
+    return number ? "line " + number : "byte " + line.id.replace(/^at/, "");
+  }
+
   function jumpError(step) {
     var list = errors();
     if (!list.length) return;
-    var middle = view.clientHeight / 3;
-    var index;
-    if (step > 0) {
-      index = list.findIndex(function (el) { return fromViewTop(el) > middle + 2; });
-      if (index < 0) index = 0;
-    } else {
-      index = -1;
-      list.forEach(function (el, i) { if (fromViewTop(el) < middle - 2) index = i; });
-      if (index < 0) index = list.length - 1;
-    }
-    var line = list[index];
-    scrollToLine(line);
-    var link = line.querySelector(".ln");
-    if (link) link.focus({ preventScroll: true });
+    var index = currentError ? list.indexOf(currentError) : -1;
+    if (index < 0) index = step > 0 ? -1 : list.length;
+    index = (index + step + list.length) % list.length;
+    currentError = list[index];
+    scrollToLine(currentError);
+    setRover(currentError.querySelector(".ln"));
+    errorStatus.textContent = "Error " + (index + 1) + " of " + list.length + ", " + lineLabel(currentError);
   }
 
   function updateErrorCount() {
@@ -204,6 +254,148 @@
     if (banner) banner.hidden = true;
   }
 
+  // --- find in the whole log: the server counts every match; loaded lines show them marked -------
+  var findForm = document.getElementById("log-find-form");
+  var findInput = document.getElementById("log-q");
+  var findStatus = document.getElementById("find-status");
+  var found = { query: "", matches: [], count: 0, index: -1 };
+
+  function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  function unmark(root) {
+    root.querySelectorAll("mark.find-hit").forEach(function (mark) {
+      var parent = mark.parentNode;
+      parent.replaceChild(document.createTextNode(mark.textContent), mark);
+      parent.normalize();
+    });
+  }
+
+  // Mark the query in the text of the given lines (only the log text, never the line numbers).
+  function markLines(rows, query) {
+    if (!query) return;
+    var pattern = new RegExp(escapeRegExp(query), "gi");
+    rows.forEach(function (row) {
+      var text = row.querySelector(".log-text");
+      if (!text) return;
+      var walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
+      var nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      nodes.forEach(function (node) {
+        var value = node.nodeValue;
+        pattern.lastIndex = 0;
+        if (!pattern.test(value)) return;
+        pattern.lastIndex = 0;
+        var fragment = document.createDocumentFragment();
+        var last = 0;
+        var hit;
+        while ((hit = pattern.exec(value)) !== null) {
+          if (hit.index > last) fragment.appendChild(document.createTextNode(value.slice(last, hit.index)));
+          var mark = document.createElement("mark");
+          mark.className = "find-hit";
+          mark.textContent = hit[0];
+          fragment.appendChild(mark);
+          last = hit.index + hit[0].length;
+        }
+        if (last < value.length) fragment.appendChild(document.createTextNode(value.slice(last)));
+        node.parentNode.replaceChild(fragment, node);
+      });
+    });
+  }
+
+  function lineFor(match) {
+    return document.getElementById("L" + match.n) || document.getElementById("at" + match.at);
+  }
+
+  function sayFound(words) { findStatus.textContent = words; }
+
+  function showMatch(index) {
+    var match = found.matches[index];
+    var line = lineFor(match);
+    if (!line) {
+      // Not loaded: open the part of the log around it, and carry on finding there.
+      var params = "&line=" + match.n + "&find=" + encodeURIComponent(found.query) + "&match=" + index;
+      window.location.assign(view.dataset.lineUrl + params + "#L" + match.n);
+      return;
+    }
+    found.index = index;
+    view.querySelectorAll("mark.find-hit.current").forEach(function (m) { m.classList.remove("current"); });
+    var marks = line.querySelectorAll("mark.find-hit");
+    if (marks.length) marks[Math.min(match.k, marks.length - 1)].classList.add("current");
+    scrollToLine(line);
+    sayFound((index + 1) + " of " + found.count + (found.count > found.matches.length ? "+" : "") +
+      ", " + lineLabel(line));
+  }
+
+  function stepMatch(step) {
+    if (!found.matches.length) return;
+    var index = found.index < 0 ? (step > 0 ? 0 : found.matches.length - 1)
+      : (found.index + step + found.matches.length) % found.matches.length;
+    showMatch(index);
+  }
+
+  // The first match at or after the line the person is on, else the first in the log.
+  function startingMatch() {
+    var from = rover ? rover.closest(".log-line") : null;
+    var number = from ? lineNumber(from) : null;
+    for (var i = 0; i < found.matches.length; i++) {
+      var line = lineFor(found.matches[i]);
+      if (line && (number === null || (lineNumber(line) || 0) >= number)) return i;
+    }
+    return 0;
+  }
+
+  function find(query, then) {
+    unmark(view);
+    found = { query: query, matches: [], count: 0, index: -1 };
+    if (!query.trim()) { sayFound(""); return; }
+    sayFound("Finding…");
+    fetch(findForm.dataset.findUrl + "&q=" + encodeURIComponent(query), { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if ((response.headers.get("Content-Type") || "").indexOf("json") < 0) {
+          return { ok: false, body: { detail: "The log could not be searched: log in again, then find again." } };
+        }
+        return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+      })
+      .then(function (answer) {
+        if (!answer.ok) { sayFound(answer.body.detail || "The log could not be searched."); return; }
+        var body = answer.body;
+        found.count = body.count;
+        body.lines.forEach(function (line) {
+          for (var k = 0; k < Math.min(line.hits, 100); k++) found.matches.push({ n: line.n, at: line.at, k: k });
+        });
+        markLines(Array.prototype.slice.call(view.querySelectorAll(".log-line")), query);
+        if (!found.matches.length) { sayFound("No match in the whole log"); return; }
+        then();
+      })
+      .catch(function () { sayFound("The log could not be searched: this site did not answer."); });
+  }
+
+  findForm.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var query = findInput.value;
+    if (query === found.query && found.matches.length) { stepMatch(1); return; }
+    find(query, function () { showMatch(startingMatch()); });
+  });
+  findInput.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !event.shiftKey) return;
+    event.preventDefault();
+    if (findInput.value === found.query && found.matches.length) stepMatch(-1);
+    else find(findInput.value, function () { stepMatch(-1); });
+  });
+  document.getElementById("find-next").addEventListener("click", function () {
+    if (findInput.value !== found.query) find(findInput.value, function () { showMatch(startingMatch()); });
+    else stepMatch(1);
+  });
+  document.getElementById("find-prev").addEventListener("click", function () {
+    if (findInput.value !== found.query) find(findInput.value, function () { stepMatch(-1); });
+    else stepMatch(-1);
+  });
+
+  // --- a live log does not poll while its tab is hidden ------------------------------------------
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.id === "log-live" && document.visibilityState === "hidden") event.preventDefault();
+  });
+
   document.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
   offerHttpToggle();
   document.getElementById("next-error").addEventListener("click", function () { jumpError(1); });
@@ -234,6 +426,12 @@
       followBottom = false;
     }
     updateErrorCount();
+    tameFolds();
+    if (found.query) {
+      markLines(Array.prototype.filter.call(view.querySelectorAll(".log-line"), function (row) {
+        return !row.querySelector("mark.find-hit");
+      }), found.query);
+    }
   });
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.elt.id === "log-live" && event.detail.successful) networkFailures = 0;
@@ -268,5 +466,19 @@
   document.body.addEventListener("htmx:responseError", pollFailed);
 
   updateErrorCount();
+  tameFolds();
   openAtTheRightPlace();
+  if (!rover) {
+    var lineStops = stops().filter(function (el) { return el.classList.contains("ln"); });
+    if (lineStops.length) setRover(lineStops[lineStops.length - 1]);
+  }
+  if (rover) view.setAttribute("tabindex", "-1"); // the current line is the body's one tab stop
+  var opened = view.dataset.focus ? document.getElementById(view.dataset.focus) : null;
+  if (opened && opened.classList.contains("log-error")) currentError = opened;
+  if (view.dataset.find) {
+    // Opened by a match that was not loaded: find again here and stay on that match.
+    findInput.value = view.dataset.find;
+    var wanted = Number(view.dataset.match || 0);
+    find(view.dataset.find, function () { showMatch(Math.min(wanted, found.matches.length - 1)); });
+  }
 })();

@@ -1,0 +1,252 @@
+"""Pure: a campaign with failed volumes -> a ready campaign file that runs them again, and what applying it does.
+
+Campaigns are append-only, so a failed volume runs again only in a new campaign file. This module writes
+that file (``campaigns/<name>-rerun-<n>.yaml``): the same pipeline (or another id a person names), the
+failed volumes with the entries the campaign record's ``volumes.txt`` holds for them, and the priority
+and window carried over. It also says in words what an apply will do with it, and which failures will
+repeat until their cause is fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from campaigns.models import Campaign, Volume
+
+PIPELINE_ID_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$")
+_RERUN_NAME_RE = re.compile(r"^(?P<stem>.+)-rerun-(?P<n>\d{1,6})$")
+SOURCE_LIMIT = 4000  # projection.parse_volumes_txt keeps this many characters of a source
+REASON_COMMENT_LIMIT = 100
+
+# Failure classes (VolumeReason.kind) a re-run repeats until someone fixes the cause, in the order a
+# person should read them: the permanent ones first, each with what to fix.
+MUST_FIX_FIRST = {
+    "config": "the batch settings were incomplete: an operator must fix the deployment's settings",
+    "setup_permanent": "the volume's IIIF manifest could not be read: correct its address in the file",
+    "permanent": "the volume stopped for good: fix what its run log names",
+    "warmup_marker": "the model cache was not ready: fix the pipeline's warm-up Job",
+}
+# Classes a re-run may repeat: worth a look before applying.
+MAY_REPEAT = {
+    "oom": "ran out of memory: if it fails again, an operator should raise the memory limit",
+    "deadline": "ran out of its time budget: it resumes from finished pages, but a very large volume may need "
+    "a longer budget (max_seconds in converter.yaml)",
+}
+
+
+class RerunRefused(ValueError):
+    """A re-run file cannot be written as asked; ``sentence`` says why."""
+
+    def __init__(self, sentence: str):
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One failed volume as the campaign file lists it: a manifest address or a list of images."""
+
+    volume: Volume
+    manifest: str = ""
+    images: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.volume.id
+
+
+@dataclass
+class RerunPlan:
+    campaign: Campaign
+    file_name: str  # campaign file stem, e.g. parish-records-1870-rerun-1
+    pipeline: str
+    entries: list[Entry] = field(default_factory=list)
+    left_out: list[tuple[str, str]] = field(default_factory=list)  # (volume id, why it is not in the file)
+    window: int | None = None
+
+    @property
+    def path(self) -> str:
+        return f"campaigns/{self.file_name}.yaml"
+
+    @property
+    def count(self) -> int:
+        return len(self.entries)
+
+
+def failed_volumes(campaign: Campaign) -> list[Volume]:
+    """The campaign's volumes that have failed for good, in index order."""
+    return sorted((v for v in campaign.volumes if v.state == "failed"), key=lambda v: v.index)
+
+
+def entry_for(volume: Volume) -> Entry:
+    """The campaign-file entry of a ``volumes.txt`` line: ``images:<url> <url> …`` (older renders used
+    commas) or a manifest address. Raises RerunRefused when the line cannot be written back faithfully."""
+    source = volume.source.strip()
+    if volume.malformed or not source:
+        raise RerunRefused("the campaign record holds no readable line for it")
+    if len(source) >= SOURCE_LIMIT - 1 and source.endswith("…"):
+        raise RerunRefused("its line in the campaign record is too long to be copied here; copy it from volumes.txt")
+    if source.startswith("images:"):
+        images = tuple(part for part in re.split(r"[\s,]+", source.removeprefix("images:")) if part)
+        if not images:
+            raise RerunRefused("its line in the campaign record lists no images")
+        return Entry(volume, images=images)
+    if re.search(r"\s", source):
+        raise RerunRefused("its manifest address in the campaign record contains spaces")
+    return Entry(volume, manifest=source)
+
+
+def rerun_name(campaign_name: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """``<name>-rerun-<n>`` with the first n not taken; a re-run of a re-run counts on from its stem."""
+    stem, n = campaign_name, 1
+    match = _RERUN_NAME_RE.match(campaign_name)
+    if match:
+        stem, n = match.group("stem"), int(match.group("n")) + 1
+    while f"{stem}-rerun-{n}" in taken:
+        n += 1
+    return f"{stem}-rerun-{n}"
+
+
+def _window(campaign: Campaign) -> int | None:
+    """The parallelism of one of the campaign's Jobs (a split campaign's parts share one window)."""
+    parts = max(1, len(campaign.parts))
+    if campaign.parallelism <= 0:
+        return None
+    return -(-campaign.parallelism // parts)
+
+
+def plan_rerun(campaign: Campaign, taken: set[str] | frozenset[str] = frozenset(), pipeline: str = "") -> RerunPlan:
+    """The re-run of ``campaign``'s failed volumes; ``pipeline`` names another pipeline id to use."""
+    pipeline = (pipeline or "").strip() or campaign.pipeline
+    if not PIPELINE_ID_RE.match(pipeline):
+        raise RerunRefused(
+            "A pipeline id is a file stem in pipelines/: letters, digits, '.', '_' and '-', at most 63 characters."
+        )
+    name = campaign.campaign or campaign.name
+    plan = RerunPlan(campaign, rerun_name(name, taken), pipeline, window=_window(campaign))
+    for volume in failed_volumes(campaign):
+        try:
+            plan.entries.append(entry_for(volume))
+        except RerunRefused as refused:
+            plan.left_out.append((volume.id, refused.sentence))
+    return plan
+
+
+# --- the file ------------------------------------------------------------------------------------
+
+
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is a subset of it): ids like 1871 stay strings."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _comment(text: str) -> str:
+    """One line fit for a YAML comment: no line breaks, bounded."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= REASON_COMMENT_LIMIT else line[: REASON_COMMENT_LIMIT - 1].rstrip() + "…"
+
+
+def _reason_note(volume: Volume) -> str:
+    kind = volume.reason.kind if volume.reason else ""
+    if kind in MUST_FIX_FIRST:
+        return "fix first: " + MUST_FIX_FIRST[kind].split(":")[0]
+    if volume.reason and volume.reason.error:
+        return "failed: " + volume.reason.error
+    return "failed"
+
+
+def campaign_file(plan: RerunPlan) -> str:
+    """The campaign file's text: YAML with a comment per volume saying how it failed."""
+    campaign = plan.campaign
+    source_name = campaign.campaign or campaign.name
+    lines = [
+        f"# {plan.path}: runs again the {plan.count} failed volume{'s' if plan.count != 1 else ''} of {source_name}.",
+        "# Each entry is the volume's line in that campaign's record (volumes.txt), written out in full.",
+        f"pipeline: {_quoted(plan.pipeline)}",
+    ]
+    if campaign.priority_class:
+        lines.append(f"priority: {_quoted(campaign.priority_class)}")
+    if plan.window:
+        lines.append(f"window: {plan.window}  # the parallelism {source_name} ran with")
+    if not plan.entries:
+        lines.append("volumes: []")
+    else:
+        lines.append("volumes:")
+    for entry in plan.entries:
+        note = _comment(_reason_note(entry.volume))
+        lines.append(f"  - id: {_quoted(entry.id)}  # index {entry.volume.index}, {note}")
+        if entry.manifest:
+            lines.append(f"    manifest: {_quoted(entry.manifest)}")
+        else:
+            lines.append("    images:")
+            lines.extend(f"      - {_quoted(image)}" for image in entry.images)
+    for volume_id, why in plan.left_out:
+        lines.append(f"# left out: {_comment(volume_id)}: {_comment(why)}")
+    return "\n".join(lines) + "\n"
+
+
+# --- what applying it does -----------------------------------------------------------------------
+
+
+@dataclass
+class Outlook:
+    """What an apply does with the file, and which of its volumes will fail again unless fixed first."""
+
+    start: str  # held back, or starts at once
+    resume: str  # what the volumes' finished pages become
+    fix_first: list[tuple[str, list[str]]]  # (what to fix, volume ids), the permanent classes first
+    may_repeat: list[tuple[str, list[str]]]
+    should_pass: list[str]  # volume ids a re-run should finish
+
+
+def _still_runs(campaign: Campaign) -> bool:
+    return not campaign.is_final and not campaign.job_gone
+
+
+def _grouped(entries: list[Entry], table: dict[str, str]) -> list[tuple[str, list[str]]]:
+    groups = []
+    for kind, words in table.items():
+        ids = [e.id for e in entries if e.volume.reason is not None and e.volume.reason.kind == kind]
+        if ids:
+            groups.append((words, ids))
+    return groups
+
+
+def outlook(plan: RerunPlan) -> Outlook:
+    campaign = plan.campaign
+    name = campaign.campaign or campaign.name
+    same = plan.pipeline == campaign.pipeline
+    if same and _still_runs(campaign):
+        start = (
+            f"Held back while {name} still runs: it shares these volumes with {name} on the same pipeline id "
+            f"({plan.pipeline}), and an apply holds such a campaign back until the other has finished. "
+            f"It starts once {name} has finished."
+        )
+    elif same:
+        start = (
+            f"Starts at once (when the queue has room): {name} has finished, so nothing on pipeline "
+            f"{plan.pipeline} holds it back."
+        )
+    else:
+        start = (
+            f"Starts at once (when the queue has room), even while {name} still runs: it uses a new pipeline id "
+            f"({plan.pipeline}), and only campaigns on the same pipeline id hold each other back. "
+            f"The pipeline file pipelines/{plan.pipeline}.yaml must exist."
+        )
+    if same:
+        resume = f"Each volume resumes from the pages it already finished under {campaign.namespace}/{plan.pipeline}/."
+    else:
+        resume = (
+            f"Its results go under {campaign.namespace}/{plan.pipeline}/, so every page is processed again: "
+            f"nothing is reused from {campaign.pipeline}."
+        )
+    known = set(MUST_FIX_FIRST) | set(MAY_REPEAT)
+    return Outlook(
+        start=start,
+        resume=resume,
+        fix_first=_grouped(plan.entries, MUST_FIX_FIRST),
+        may_repeat=_grouped(plan.entries, MAY_REPEAT),
+        should_pass=[e.id for e in plan.entries if e.volume.reason is None or e.volume.reason.kind not in known],
+    )

@@ -1,0 +1,63 @@
+// Copy buttons: <button class="copy-button" data-copy="#id"> copies the text of the element it names
+// (or data-copy-text) and says "Copied" in its own label for a moment, so a screen reader hears it too.
+(function () {
+  "use strict";
+  if (window.htrCopyButtons) return;
+  window.htrCopyButtons = true;
+
+  function textFor(button) {
+    if (button.hasAttribute("data-copy-text")) return button.getAttribute("data-copy-text");
+    var source = document.querySelector(button.getAttribute("data-copy"));
+    return source ? source.textContent : "";
+  }
+
+  function fallbackCopy(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (e) { done = false; }
+    area.remove();
+    return done ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+  }
+
+  function say(button, words) {
+    if (!button.dataset.label) button.dataset.label = button.textContent;
+    var status = button.nextElementSibling && button.nextElementSibling.classList.contains("copy-status")
+      ? button.nextElementSibling : null;
+    if (!status) {
+      status = document.createElement("span");
+      status.className = "copy-status";
+      status.setAttribute("role", "status");
+      button.after(status);
+    }
+    status.textContent = words;
+    clearTimeout(button._copyTimer);
+    button._copyTimer = setTimeout(function () { status.textContent = ""; }, 4000);
+  }
+
+  function copy(button) {
+    var text = textFor(button);
+    var write = navigator.clipboard && window.isSecureContext
+      ? navigator.clipboard.writeText(text).catch(function () { return fallbackCopy(text); })
+      : fallbackCopy(text);
+    write.then(function () { say(button, "Copied"); }, function () {
+      say(button, "Could not copy: select the text and copy it yourself");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".copy-button");
+    if (button) copy(button);
+  });
+  function reveal() {
+    document.querySelectorAll(".copy-button[hidden]").forEach(function (b) { b.hidden = false; });
+  }
+  reveal();
+  document.addEventListener("DOMContentLoaded", reveal);
+  document.body && document.body.addEventListener("htmx:afterSettle", reveal);
+})();
