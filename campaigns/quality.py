@@ -28,13 +28,12 @@ _PAGE_ID = re.compile(r"^\d{1,8}$")
 TARGET_WORDS = {
     "bow_f1": "the expected bag-of-words F1, about the share of the page's words read right",
     "f1": "the expected F1 of the page's words, about the share read right",
-    "cer": "the expected character error rate (lower is better)",
-    "wer": "the expected word error rate (lower is better)",
 }
 DEFAULT_TARGET_WORDS = "the expected share of the page's text read right"
 # Bands for words beside each score, so a score never speaks through colour alone.
 LOW_BELOW = 0.6
 FAIR_BELOW = 0.8
+BANDS_WORDS = f"Below {LOW_BELOW:.2f} is low and worth a person's check, below {FAIR_BELOW:.2f} fair, higher good."
 
 
 def is_quality_step(name: str) -> bool:
@@ -234,6 +233,10 @@ class CampaignQuality:
         return target_words(self.target)
 
     @property
+    def bands(self) -> str:
+        return BANDS_WORDS
+
+    @property
     def coverage(self) -> str:
         """Which volumes the figures cover, in words ("" when all of them)."""
         if self.counted == self.eligible:
@@ -324,6 +327,10 @@ class Checklist:
     @property
     def first_number(self) -> int:
         return self.offset + 1
+
+    @property
+    def last_number(self) -> int:
+        return self.offset + len(self.pages)
 
 
 def pages_to_check(

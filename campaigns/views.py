@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from campaigns import kube, progress, status_records
 from campaigns.models import PHASES, Campaign, Volume, bounded
+from campaigns.quality import CampaignQuality, campaign_quality, pages_to_check
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
@@ -292,6 +293,7 @@ class Card:
     failed_pages_note: str = ""  # a finished campaign's pages that failed, in words
     failed_pages_href: str = ""  # the run log of the first volume with failed pages
     forbidden_note: str = ""  # said once per card when the account may not read its volumes
+    quality: CampaignQuality | None = None  # None: the campaign says nothing about quality
 
     @property
     def trouble_flag(self) -> str:
@@ -506,6 +508,7 @@ def build_card(
         commands=operator_commands(campaign),
         ops_facts=operator_facts(campaign),
         on_detail_page=on_detail_page,
+        quality=campaign_quality(campaign, plan.active + plan.done, lambda v: report.get(v.progress_key)),
     )
 
 
@@ -668,6 +671,7 @@ def campaign_detail(request, namespace, name):
         "state_choices": [("", "All states")] + [(s, s.capitalize()) for s in VOLUME_STATES],
         "progress_sentence": report.card_sentence if page_active else "",
         "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
+        "pages_to_check": pages_to_check(card.quality, request.GET.get("check")),
         "now": now,
     }
     if request.htmx and request.GET.get("fragment") == "rows":
