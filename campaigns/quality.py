@@ -215,6 +215,7 @@ class CampaignQuality:
     volumes: int = 0  # volumes with a score
     counted: int = 0  # volumes whose progress was read
     eligible: int = 0  # volumes meant (running or done)
+    forbidden: int = 0  # volumes the person's account may not read
     model: str = ""
     revision: str = ""
     target: str = ""
@@ -241,8 +242,13 @@ class CampaignQuality:
         """Which volumes the figures cover, in words ("" when all of them)."""
         if self.counted == self.eligible:
             return ""
-        unread = self.eligible - self.counted
-        return f"From the {self.counted} of {self.eligible} volumes read so far; {unread} not read yet."
+        missing = []
+        if self.forbidden:
+            missing.append(f"your account may not read {self.forbidden}")
+        unread = self.eligible - self.counted - self.forbidden
+        if unread:
+            missing.append(f"{unread} not read yet")
+        return f"From the {self.counted} of {self.eligible} volumes read so far; {' and '.join(missing)}."
 
     def as_api(self) -> dict:
         return {
@@ -286,6 +292,7 @@ def campaign_quality(
         answer = answers(volume)
         progress = getattr(answer, "progress", None)
         if progress is None:
+            result.forbidden += bool(getattr(answer, "forbidden", False))
             continue
         result.counted += 1
         quality = progress.quality

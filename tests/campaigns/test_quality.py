@@ -121,6 +121,15 @@ def test_the_campaign_mean_is_weighted_by_scored_pages_and_its_worst_pages_come_
     assert result.coverage == "From the 2 of 3 volumes read so far; 1 not read yet."
 
 
+def test_coverage_names_volumes_the_account_may_not_read_apart_from_unread_ones():
+    campaign, answers = campaign_with([Step("QualityPrediction")], [block(0.9, 3, [("0001", 0.8)]), "unread", "unread"])
+    refused = {"V1": VolumeProgress(None, "forbidden")}
+    result = quality.campaign_quality(
+        campaign, campaign.volumes, lambda v: refused.get(v.id) or answers(v), link=lambda v, p: ""
+    )
+    assert result.coverage == "From the 1 of 3 volumes read so far; your account may not read 1 and 1 not read yet."
+
+
 def test_a_campaign_without_a_quality_step_or_scores_says_nothing():
     campaign, answers = campaign_with([Step("TextRecognition")], [None, "unread"])
     assert quality.campaign_quality(campaign, campaign.volumes, answers) is None
