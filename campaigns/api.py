@@ -13,7 +13,7 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from campaigns import cards, progress, views
+from campaigns import cards, progress, quality, views
 from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
 from results.card_access import cards_for_readers
 
@@ -44,7 +44,8 @@ def _json(data, status: int = 200, headers: dict | None = None) -> JsonResponse:
 
 
 def _error(status: int, sentence: str) -> JsonResponse:
-    return _json({"error": sentence}, status=status)
+    """Errors as the existing read API writes them: ``{"detail": "<sentence>"}``."""
+    return _json({"detail": sentence}, status=status)
 
 
 def read_only(view):
@@ -131,6 +132,7 @@ def summary(campaign: Campaign) -> dict:
         "resultsBase": _results_base(campaign),
         "warmup": _warmup(campaign),
         "jobGone": campaign.job_gone,
+        "qualityPrediction": quality.quality_step(campaign.pipeline_steps) is not None,
         # additions of this project
         "parts": list(campaign.parts),
         "inTrouble": campaign.in_trouble,
@@ -168,9 +170,31 @@ def volume_json(volume: Volume, answer: progress.VolumeProgress | None) -> dict:
     return data
 
 
+def _last_error(volumes: list[Volume], report: progress.ProgressReport, now) -> dict | None:
+    """The newest page error any read volume reports, with the volume and its run log."""
+    newest, newest_at = None, None
+    for volume in volumes:
+        answer = report.get(volume.progress_key)
+        read = answer.progress if answer else None
+        if read is None or not read.last_error:
+            continue
+        at = read.updated_at or now.min.replace(tzinfo=now.tzinfo)
+        if newest_at is None or at > newest_at:
+            newest, newest_at = (volume, read.last_error), at
+    if newest is None:
+        return None
+    volume, error = newest
+    return {
+        "page": error.get("page") or None,
+        "error": error.get("error") or "",
+        "volume": volume.id,
+        "logUrl": cards.result_url(volume.log_key),
+    }
+
+
 @read_only
 def version(request):
-    return _json({"api": API_VERSION, "version": PRODUCT_VERSION, "name": "htrbrowser"})
+    return _json({"api": API_VERSION, "version": PRODUCT_VERSION, "web": PRODUCT_VERSION, "name": "htrbrowser"})
 
 
 @read_only
@@ -219,6 +243,7 @@ def job_detail(request, namespace, name):
     read = [r.progress for r in report.by_key.values() if r.progress is not None]
     tally = cards.page_tally(active + done, report)
     latest = max(read, key=lambda p: p.updated_at or now.min.replace(tzinfo=now.tzinfo), default=None)
+    scores = quality.campaign_quality(campaign, active + done, lambda v: report.get(v.progress_key))
     data = summary(campaign)
     data.update(
         {
@@ -240,6 +265,10 @@ def job_detail(request, namespace, name):
             "pagesTotal": tally.total,
             "pagesFailed": tally.failed,
             "pagesCounted": {"volumes": tally.counted, "of": tally.eligible, "sentence": tally.caption},
+            "pagesCoverage": {"counted": tally.counted, "of": tally.eligible},
+            "errors": sum(p.errors for p in read),
+            "lastError": _last_error(active + done, report, now),
+            "quality": scores.as_api() if scores is not None else None,
             "progressSentence": report.card_sentence,
             "snapshot": staleness(state),
         }

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from campaigns import kube, progress
 from campaigns.models import Campaign, Volume, bounded
+from campaigns.quality import CampaignQuality, campaign_quality
 
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
@@ -185,6 +186,7 @@ class Card:
     failed_pages_note: str = ""  # a finished campaign's pages that failed, in words
     failed_pages_href: str = ""  # the run log of the first volume with failed pages
     forbidden_note: str = ""  # said once per card when the account may not read its volumes
+    quality: CampaignQuality | None = None  # None: the campaign says nothing about quality
 
     @property
     def trouble_flag(self) -> str:
@@ -399,6 +401,7 @@ def build_card(
         commands=operator_commands(campaign),
         ops_facts=operator_facts(campaign),
         on_detail_page=on_detail_page,
+        quality=campaign_quality(campaign, plan.active + plan.done, lambda v: report.get(v.progress_key)),
     )
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from campaigns.quality import VolumeQuality, volume_quality
+
 # Label and annotation keys (contracts §1).
 LABEL_PREFIX = "htrflow.riksarkivet.se/"
 LABEL_CAMPAIGN = LABEL_PREFIX + "campaign"
@@ -433,7 +435,7 @@ class Progress:
     last_error: dict | None = None  # {"page", "error"}
     errors: int = 0
     viewer_published: bool = False
-    quality: Any = None
+    quality: VolumeQuality | None = None  # predicted page quality, when the pipeline scores pages
 
     @property
     def fraction(self) -> float:
@@ -451,6 +453,7 @@ class Progress:
             "lastError": self.last_error,
             "errors": self.errors,
             "viewerPublished": self.viewer_published,
+            "quality": self.quality.as_api() if self.quality is not None else None,
         }
 
 
@@ -489,7 +492,7 @@ def progress_from_json(data: Any, now: datetime) -> Progress | None:
         last_error=last_error,
         errors=_non_negative_int(data.get("errors")) or 0,
         viewer_published=data.get("viewer_published") is True,
-        quality=data.get("quality") if isinstance(data.get("quality"), (int, float, dict)) else None,
+        quality=volume_quality(data.get("quality")),
     )
 
 

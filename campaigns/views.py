@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseStopPolling
 from campaigns import kube, rerun_views
 from campaigns.cards import CardReads, build_card, build_cards, forbidden_note, read_cards_progress, volume_row
 from campaigns.models import Campaign, bounded
+from campaigns.quality import pages_to_check
 from results.card_access import cards_for_readers
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
@@ -173,6 +174,7 @@ def campaign_detail(request, namespace, name):
         "state_choices": [("", "All states")] + [(s, s.capitalize()) for s in VOLUME_STATES],
         "progress_sentence": report.card_sentence if page_active else "",
         "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
+        "pages_to_check": pages_to_check(card.quality, request.GET.get("check")),
         "now": now,
         "rerun": rerun_views.panel(campaign),
     }

@@ -30,6 +30,12 @@ TEXT_MODEL = "Riksarkivet/trocr-base-handwritten-hist-swe-2"
 TEXT_MODEL_REVISION = "0f9e8d7c6b5a49382716051f4e3d2c1b0a998877"
 QUALITY_MODEL = "Riksarkivet/htr-quality-estimator-1"
 QUALITY_MODEL_REVISION = "5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928"
+QUALITY_TARGET = "bow_f1"  # what the quality model predicts: a page's bag-of-words F1
+# A pipeline step that scores every page (appended to a pipeline's steps to make it predict quality).
+QUALITY_STEP_YAML = (
+    "- step: QualityPrediction\n  settings:\n    model_settings:\n"
+    f"      model: {QUALITY_MODEL}\n      revision: {QUALITY_MODEL_REVISION}\n"
+)
 MAX_IMAGE_WIDTH = 2500
 
 # The swe-lines-v2 pipeline: steps as the wrapper records them, and the hash the converter gives them.
@@ -195,13 +201,19 @@ def progress_json(stage: str, **fields) -> str:
     return dumps(progress_record(stage, **fields))
 
 
-def progress_quality(volume_id: str, pages: int | Iterable[int]) -> dict | None:
-    """The running ``quality`` summary for the pages scored so far (None before the first)."""
+def progress_quality(
+    volume_id: str, pages: int | Iterable[int], image_base: str = DEFAULT_IMAGE_BASE
+) -> dict | None:
+    """The running ``quality`` summary for the pages scored so far (None before the first).
+
+    The same block as the manifest's, without its ``target``.
+    """
     numbers = _page_numbers(pages)
     if not numbers:
         return None
-    scores = [page_quality(volume_id, n) for n in numbers]
-    return {"mean": round(sum(scores) / len(scores), 3), "min": min(scores), "scored": len(scores)}
+    block = _quality_block(volume_id, numbers, image_base)
+    del block["target"]
+    return block
 
 
 # ---- manifest.json ---------------------------------------------------------------------------------------
@@ -282,6 +294,7 @@ def _quality_block(volume_id: str, scored: list[int], image_base: str) -> dict:
         "scored": len(scores),
         "model": QUALITY_MODEL,
         "revision": QUALITY_MODEL_REVISION,
+        "target": QUALITY_TARGET,
         "lowest": [
             {"page": page_id(n), "quality": scores[n], "canvas": canvas_id(image_base, volume_id, n)} for n in lowest
         ],

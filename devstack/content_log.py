@@ -110,8 +110,10 @@ class RunLogWriter:
         namespace: str = DEFAULT_NAMESPACE,
         results_url: str = DEFAULT_RESULTS_URL,
         image_base: str = DEFAULT_IMAGE_BASE,
+        scores_pages: bool = True,
     ):
         self.volume_id = volume_id
+        self.scores_pages = scores_pages  # the pipeline has a quality prediction step
         self.pipeline_id = pipeline_id
         self.pages_total = pages_total
         self.start = start if start.tzinfo else start.replace(tzinfo=UTC)
@@ -248,11 +250,11 @@ class RunLogWriter:
                 "WARNING", WRAPPER, f"{self.tag} page {name}: 2 text lines shorter than 8 px skipped", after=seconds / 2
             )
         lines = 17 + int(count * 13)
-        quality = page_quality(self.volume_id, page_no)
+        quality = f", quality {page_quality(self.volume_id, page_no)}" if self.scores_pages else ""
         text += self.line(
             "INFO",
             WRAPPER,
-            f"{self.tag} page {name} ok in {seconds:.2f}s: {lines} lines, quality {quality}",
+            f"{self.tag} page {name} ok in {seconds:.2f}s: {lines} lines{quality}",
             after=seconds,
         )
         done = self.resumed + self.pages_processed
@@ -356,6 +358,7 @@ def run_log(
     namespace: str = DEFAULT_NAMESPACE,
     results_url: str = DEFAULT_RESULTS_URL,
     image_base: str = DEFAULT_IMAGE_BASE,
+    scores_pages: bool = True,
 ) -> str:
     """A whole run log of one attempt at a volume of ``pages`` pages.
 
@@ -377,6 +380,7 @@ def run_log(
         namespace=namespace,
         results_url=results_url,
         image_base=image_base,
+        scores_pages=scores_pages,
     )
     reached = "stream" if outcome in ("complete", "running") or stage in ("verify", "publish") else stage
     text = writer.opening(until=reached)

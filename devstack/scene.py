@@ -16,7 +16,8 @@ running_mixed, long_running, finishing_soon, warmup_pending, warmup_failed, warm
 permanent_setup, transient_retrying, transient_last_attempt, verify_missing_pages, sigterm,
 deadline_exceeded, oom_killed, evicted, queued_turn, queued_never_fits, queued_missing_priority,
 paused_before_start, paused_after_some, succeeded, succeeded_failed_pages, partially_failed,
-failed, split, job_gone, job_gone_partially_failed, images_form, old_log_key, limited_denied.
+failed, split, job_gone, job_gone_partially_failed, images_form, old_log_key, limited_denied,
+quality_scored (its pipeline ``swe-lines-v2-scored`` scores every page), quality_unscored.
 
 Results addresses inside the bucket (``viewer_url``, IIIF ``seeAlso``, log lines) are built from
 ``results_url``, and image and manifest addresses from ``image_base``; both are only known once
@@ -88,6 +89,8 @@ def _pipelines() -> dict[str, Pipeline]:
         "swe-lines-v2": Pipeline("swe-lines-v2", v2, "complete"),
         "swe-lines-v3": Pipeline("swe-lines-v3", v3, "failed", warmup_error),
         "swe-lines-v4": Pipeline("swe-lines-v4", v4, "running"),
+        # v2 with a quality prediction step: its campaigns' pages are scored.
+        "swe-lines-v2-scored": Pipeline("swe-lines-v2-scored", v2 + cj.QUALITY_STEP_YAML, "complete"),
     }
 
 
@@ -327,7 +330,7 @@ def _church(b: _Builder) -> Campaign:
     c = Campaign(
         "church-accounts-1750",
         "church-accounts-1750",
-        b.pipelines["swe-lines-v2"],
+        b.pipelines["swe-lines-v2-scored"],
         b.now - timedelta(hours=2),
         b.volumes(ids, pages),
         parallelism=2,
@@ -621,6 +624,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
             "partially_failed": [partially.volumes[4].id],
             "images_form": [succeeded.volumes[4].id, succeeded.volumes[5].id],
             "old_log_key": [succeeded.volumes[0].id],
+            "quality_scored": [v.id for v in church.volumes if v.state == DONE],
             "paused_after_some": [v.id for v in paused_after.volumes[:3]],
             "job_gone_partially_failed": [gone_failed.volumes[2].id, gone_failed.volumes[4].id],
         }
@@ -655,6 +659,8 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
         "images_form": succeeded.name,
         "old_log_key": succeeded.name,
         "limited_denied": parish.name,
+        "quality_scored": church.name,  # its pipeline predicts quality: pages have scores
+        "quality_unscored": succeeded.name,  # done volumes, no quality step: nothing about quality
     }
     return campaigns, interest, situations
 
@@ -777,6 +783,7 @@ def _cluster_objects(now: datetime, pipelines: dict[str, Pipeline]) -> tuple[lis
     logs = []
     when = {
         "swe-lines-v2": now - timedelta(days=20),
+        "swe-lines-v2-scored": now - timedelta(days=6),
         "swe-lines-v3": now - timedelta(days=1, hours=6, minutes=2),
         "swe-lines-v4": now - timedelta(minutes=9),
     }

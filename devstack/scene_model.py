@@ -29,6 +29,11 @@ class Pipeline:
     warmup_error: str = ""
 
     @property
+    def predicts_quality(self) -> bool:
+        """The pipeline has a quality prediction step: the wrapper scores every page it reads."""
+        return any(line.strip().lower() == "- step: qualityprediction" for line in self.yaml.splitlines())
+
+    @property
     def sha256(self) -> str:
         return hashlib.sha256(self.yaml.encode()).hexdigest()
 

@@ -89,7 +89,7 @@ def body(content) -> bytes:
     return content.encode("utf-8") if isinstance(content, str) else content
 
 
-def progress_text(where: Where, volume: Volume) -> str:
+def progress_text(where: Where, campaign: Campaign, volume: Volume) -> str:
     """progress.json for the volume's state (best effort, like the wrapper's)."""
     failure = volume.failure
     if volume.state == FAILED and failure == "setup_404":
@@ -119,7 +119,7 @@ def progress_text(where: Where, volume: Volume) -> str:
         viewer_published=last >= 10 or volume.state == DONE,
         started_at=volume.started_at,
         updated_at=volume.updated_at,
-        quality=cj.progress_quality(volume.id, ok),
+        quality=cj.progress_quality(volume.id, ok, where.image_base) if campaign.pipeline.predicts_quality else None,
     )
 
 
@@ -152,6 +152,7 @@ def manifest_text(where: Where, campaign: Campaign, volume: Volume) -> str:
         image_base=where.image_base,
         pipeline_yaml=campaign.pipeline.yaml,
         pipeline_sha256=campaign.pipeline.sha256,
+        with_quality=campaign.pipeline.predicts_quality,
     )
 
 
@@ -171,6 +172,7 @@ def log_writer(where: Where, campaign: Campaign, volume: Volume, start: datetime
         namespace=where.namespace,
         results_url=where.results_url,
         image_base=where.image_base,
+        scores_pages=campaign.pipeline.predicts_quality,
     )
 
 
@@ -211,6 +213,7 @@ def log_text(where: Where, campaign: Campaign, volume: Volume) -> str:
                 namespace=where.namespace,
                 results_url=where.results_url,
                 image_base=where.image_base,
+                scores_pages=campaign.pipeline.predicts_quality,
             )
         )
         resumed = reached if stage == "stream" else resumed
@@ -222,7 +225,7 @@ def volume_files(where: Where, campaign: Campaign, volume: Volume) -> dict:
     if volume.started_at is None:
         return {}
     ns, pipeline = where.namespace, campaign.pipeline.id
-    files: dict[str, tuple] = {cj.progress_key(ns, pipeline, volume.id): (progress_text(where, volume), JSON)}
+    files: dict[str, tuple] = {cj.progress_key(ns, pipeline, volume.id): (progress_text(where, campaign, volume), JSON)}
     for page_no in ok_page_numbers(volume):
         files.update(page_files(where, campaign, volume, page_no))
     iiif = iiif_text(where, campaign, volume)

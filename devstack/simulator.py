@@ -260,9 +260,8 @@ class Simulator:
 
     def _put_progress(self, campaign: Campaign, volume: Volume) -> None:
         where = self.scene.where
-        self.store.put(
-            cj.progress_key(where.namespace, campaign.pipeline.id, volume.id), s.progress_text(where, volume), s.JSON
-        )
+        key = cj.progress_key(where.namespace, campaign.pipeline.id, volume.id)
+        self.store.put(key, s.progress_text(where, campaign, volume), s.JSON)
 
     def _put_iiif(self, campaign: Campaign, volume: Volume) -> None:
         where = self.scene.where

@@ -8,7 +8,7 @@
 
 Campaign views wear ``@cards_for_readers``. A person who may not see cards gets a sentence,
 never a campaign name: a page of its own (403), an htmx poll a 403 that reloads the page into
-that sentence, and the read API 403 JSON ``{"error": sentence}``.
+that sentence, and the read API 403 JSON ``{"detail": sentence}``.
 """
 
 from functools import wraps
@@ -56,7 +56,7 @@ def cards_for_readers(view):
 def _refused(request):
     sentence = refusal_sentence(request)
     if request.path_info.startswith("/api/"):
-        response = JsonResponse({"error": sentence, "reason": "not_a_namespace_reader"}, status=403)
+        response = JsonResponse({"detail": sentence, "reason": "not_a_namespace_reader"}, status=403)
     elif getattr(request, "htmx", False):
         # A card or list poll: not swapped (4xx); the page reloads and shows the sentence in full.
         response = HttpResponse(sentence, status=403, content_type="text/plain; charset=utf-8")

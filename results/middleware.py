@@ -50,7 +50,7 @@ class ResultsSessionMiddleware:
 
     def _refuse(self, request):
         if request.path_info.startswith("/api/"):
-            response = JsonResponse({"error": StoreError(Outcome.NO_SESSION).sentence}, status=401)
+            response = JsonResponse({"detail": StoreError(Outcome.NO_SESSION).sentence}, status=401)
         elif getattr(request, "htmx", False):
             response = HttpResponse(status=401)
             response["HX-Redirect"] = login_url(request)

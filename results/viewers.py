@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
+from campaigns.quality import band, target_words, volume_quality
 from results import alto as alto_parser
 from results import runlog
 from results.addresses import AddressRefused, ResultsBase, key_for_address, results_base
@@ -638,6 +639,12 @@ def summarise_manifest(record: dict, key: str, base: ResultsBase) -> dict:
             }
         )
     timed = [p for p in pages if p["status"] == "ok" and p["seconds"] is not None]
+    scores = volume_quality(record.get("quality"))
+    lowest = []
+    for scored in scores.lowest[:5] if scores else ():
+        src = base.url_for_key(f"{prefix}/alto/{scored.page}.xml")
+        link = _viewer_link("/alto", src=src)
+        lowest.append({"id": scored.page, "quality": scored.quality, "band": band(scored.quality), "alto_url": link})
     counts = {status: sum(1 for p in pages if p["status"] == status) for status in ("ok", "failed", "skipped")}
     slowest = sorted(timed, key=lambda p: p["seconds"], reverse=True)[:3]
     return {
@@ -653,6 +660,10 @@ def summarise_manifest(record: dict, key: str, base: ResultsBase) -> dict:
         "slowest": slowest,
         "failed_pages": [p for p in pages if p["status"] == "failed"],
         "pages": pages,
+        "quality": scores,  # predicted quality of the volume's pages, with the model that scored them
+        "quality_meaning": target_words(scores.target) if scores else "",
+        "quality_lowest": lowest,
+        "any_page_scored": any(p["quality"] is not None for p in pages),
     }
 
 

@@ -120,7 +120,7 @@ def test_campaigns_whose_job_is_gone_are_limited_by_reaped(cluster, results_clie
 def test_a_bad_reaped_is_a_400_sentence(cluster, results_client, value):
     response = results_client.get("/api/v1/jobs", {"reaped": value})
     assert response.status_code == 400
-    assert "reaped" in response.json()["error"]
+    assert "reaped" in response.json()["detail"]
 
 
 def test_detail_adds_volumes_failures_and_pipeline(cluster, results_client):
@@ -181,7 +181,7 @@ def test_detail_progress_and_pages_come_from_progress_json(cluster, results_clie
 def test_unknown_and_malformed_campaigns_are_404_json(cluster, results_client, path):
     response = results_client.get(path)
     assert response.status_code == 404
-    assert response.json()["error"]
+    assert response.json()["detail"]
 
 
 def test_a_job_that_is_not_a_campaign_is_404(cluster, results_client):
@@ -195,7 +195,7 @@ def test_a_cluster_that_cannot_be_read_is_502_with_a_sentence(cluster, results_c
     cluster.inject_fault(r".*", status=503)
     response = results_client.get("/api/v1/jobs")
     assert response.status_code == 502
-    assert "cluster" in response.json()["error"].lower()
+    assert "cluster" in response.json()["detail"].lower()
     assert results_client.get("/api/v1/jobs/htr-batch/anything").status_code == 502
 
 
@@ -209,7 +209,7 @@ def test_other_methods_are_405(cluster, results_client):
 def test_without_a_session_the_api_answers_401_json(client, session_key_file):
     response = client.get("/api/v1/jobs")
     assert response.status_code == 401
-    assert response.json()["error"]
+    assert response.json()["detail"]
 
 
 def test_hostile_text_in_json_cannot_be_read_as_markup(cluster, results_client):

@@ -30,7 +30,7 @@ MANIFEST_KEYS = [
     "pages_ok", "pages_failed", "results", "source_manifest", "page_sources", "page_source_digests", "canvas_ids",
     "max_image_width", "bytes_fetched", "wall_seconds", "gpu_stall_seconds", "pages_per_second", "viewer_url",
 ]  # fmt: skip
-QUALITY_KEYS = ["mean", "min", "scored", "model", "revision", "lowest"]
+QUALITY_KEYS = ["mean", "min", "scored", "model", "revision", "target", "lowest"]  # contracts §4
 # The running sample, byte for byte.
 RUNNING_PROGRESS = (
     '{"stage": "stream", "pages_total": 412, "pages_done": 137, "pages_failed": 1, "last_page": "0138", '
@@ -306,6 +306,15 @@ def test_manifest_keys_and_results_follow_the_sample():
     assert record["viewer_url"] == f"{content.DEFAULT_RESULTS_URL}/htr-batch/{PIPELINE}/{VOLUME}/iiif.json"
     lowest = [entry["quality"] for entry in record["quality"]["lowest"]]
     assert lowest == sorted(lowest) and lowest[0] == record["quality"]["min"]
+
+
+def test_progress_quality_is_the_manifest_block_without_its_target():
+    block = content.progress_quality(VOLUME, [1, 2, 4, 5, 6, 7, 8])
+    assert list(block) == [k for k in QUALITY_KEYS if k != "target"]
+    assert block["scored"] == 7 and len(block["lowest"]) == 5
+    assert block["lowest"][0]["quality"] == block["min"]
+    assert all(entry["page"] != "0003" for entry in block["lowest"])  # page 3 was not scored
+    assert content.progress_quality(VOLUME, []) is None
 
 
 def test_manifest_without_quality_leaves_the_block_out():

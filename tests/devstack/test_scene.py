@@ -433,6 +433,27 @@ def test_the_limited_account_is_denied_its_volumes_and_reads_the_others(stack):
     assert json.loads(read(stack, "limited", f"{NS}/swe-lines-v2/{allowed}/manifest.json"))["volume"] == allowed
 
 
+def test_one_campaign_has_scored_pages_and_another_says_nothing_about_quality(stack):
+    scored = stack.scene.campaign_of("quality_scored")
+    assert scored.pipeline.predicts_quality and "QualityPrediction" in scored.pipeline.yaml
+    volume_id = stack.scene.volumes["quality_scored"][0]
+    prefix = f"{NS}/{scored.pipeline.id}/{volume_id}"
+    progress = json.loads(read(stack, "full", f"{prefix}/progress.json"))
+    manifest = json.loads(read(stack, "full", f"{prefix}/manifest.json"))
+    assert progress["quality"]["scored"] == manifest["quality"]["scored"] == manifest["pages_ok"]
+    assert progress["quality"]["lowest"] == manifest["quality"]["lowest"]
+    assert manifest["quality"]["target"] == "bow_f1"
+    unscored = stack.scene.campaign_of("quality_unscored")
+    assert not unscored.pipeline.predicts_quality
+    done = next(v for v in unscored.volumes if v.state == "done" and not v.old_log_key)
+    prefix = f"{NS}/{unscored.pipeline.id}/{done.id}"
+    assert "quality" not in json.loads(read(stack, "full", f"{prefix}/progress.json"))
+    manifest = json.loads(read(stack, "full", f"{prefix}/manifest.json"))
+    assert "quality" not in manifest and all("quality" not in page for page in manifest["results"].values())
+    log = read(stack, "full", f"{NS}/status/logs/{unscored.pipeline.id}/{done.id}.txt").decode()
+    assert "quality" not in log
+
+
 # --- the shared fixture --------------------------------------------------------------------------
 
 
@@ -512,7 +533,8 @@ def test_steps_complete_volumes_finish_a_campaign_and_admit_the_queued_one(stack
         assert condition(workload["status"]["conditions"], kind)["status"] == "True"
     assert pods_of(core, queued.metadata.name)
     finished_volume = stack.scene.campaigns[finishing].volumes[-1]
-    log = stack.store.get(f"{NS}/status/logs/swe-lines-v2/{finished_volume.id}.txt").decode()
+    pipeline = stack.scene.campaigns[finishing].pipeline.id
+    log = stack.store.get(f"{NS}/status/logs/{pipeline}/{finished_volume.id}.txt").decode()
     assert f"[{finished_volume.id}] COMPLETE" in log
 
 

@@ -19,7 +19,7 @@ def test_a_page_without_a_session_redirects_to_login_with_next(client):
 def test_the_read_api_without_a_session_answers_401_json(client):
     response = client.get("/api/campaigns")
     assert response.status_code == 401
-    assert "Log in" in response.json()["error"]
+    assert "Log in" in response.json()["detail"]
 
 
 def test_an_htmx_request_without_a_session_is_sent_to_the_login_page(client):
