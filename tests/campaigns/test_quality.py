@@ -190,7 +190,7 @@ def test_the_card_shows_the_mean_what_it_means_and_the_worst_pages_linked_to_the
     cluster, store, results_client
 ):
     pipeline = scored_campaign(cluster, store)
-    card = card_of(page_text(results_client.get("/", {"open": f"htr-batch/scored-one"})), "scored-one")
+    card = card_of(page_text(results_client.get("/", {"open": "htr-batch/scored-one"})), "scored-one")
     assert "Predicted quality" in card
     figures = re.sub(r"<[^>]+>", "", re.search(r'<p class="quality-figures">(.*?)</p>', card, re.S)[1])
     assert figures == "0.85 (good) on average over 40 scored pages in 2 volumes; the lowest page scores 0.41."
@@ -205,7 +205,7 @@ def test_a_card_of_a_campaign_without_a_quality_step_says_nothing_about_quality(
     pipeline = "p-" + uuid.uuid4().hex[:8]
     add_campaign(cluster, "plain-one", volume_ids=["P1"], pipeline=pipeline, completed="0")
     store.put(f"{NS}/{pipeline}/P1/progress.json", progress_json())
-    card = card_of(page_text(results_client.get("/", {"open": f"htr-batch/plain-one"})), "plain-one")
+    card = card_of(page_text(results_client.get("/", {"open": "htr-batch/plain-one"})), "plain-one")
     assert "quality" not in card.lower()
     detail = page_text(results_client.get("/campaigns/htr-batch/plain-one"))
     assert "quality" not in detail.lower().replace("quality.css", "")
@@ -217,7 +217,7 @@ def test_a_quality_step_with_nothing_scored_yet_says_so(cluster, results_client)
     cluster.put(pipeline_configmap(pipeline, QUALITY_STEP_YAML))
     add_campaign(cluster, "not-yet", volume_ids=["N1"], pipeline=pipeline, active=1)
     cluster.put(campaign_pod("not-yet", 0))
-    card = card_of(page_text(results_client.get("/", {"open": f"htr-batch/not-yet"})), "not-yet")
+    card = card_of(page_text(results_client.get("/", {"open": "htr-batch/not-yet"})), "not-yet")
     assert "No page of this campaign has a score yet among the volumes read so far" in card
 
 
