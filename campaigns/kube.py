@@ -25,6 +25,8 @@ from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from htrbrowser import metrics
+
 log = logging.getLogger(__name__)
 
 H = "htrflow.riksarkivet.se/"
@@ -142,6 +144,7 @@ def _timeout() -> tuple[float, float]:
     return (seconds, seconds)
 
 
+@metrics.counts_kube_calls
 def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, body=None, content_type=None) -> dict:
     """One API request with timeouts; the answer as a plain dict. Raises `_NotReadable` for 403/404."""
     headers = {"Accept": "application/json"}
@@ -159,6 +162,7 @@ def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, bo
             _return_http_data_only=True,
             _request_timeout=_timeout(),
         )
+        metrics.kube_bytes(len(response.data or b""))
         return json.loads(response.data or b"{}")
     except ApiException as error:
         if error.status in (403, 404, 410):
@@ -370,6 +374,7 @@ def _refresh(namespace: str, entry: _Entry) -> Reading:
     entry.failed_monotonic = None
     entry.unreachable_since = None
     entry.failure_sentence = ""
+    metrics.snapshot_refreshed(namespace)
     return _served(namespace, entry, fresh=True)
 
 

@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from campaigns import kube, progress, status_records
 from campaigns.models import PHASES, Campaign, Volume, bounded
+from htrbrowser import metrics
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
@@ -584,6 +585,7 @@ def _watch(request, state: ClusterState, now):
         cards = build_cards(request, state.campaigns, now, state.stale)
         context = _list_context(state, cards, now)
         context["oob_list"] = True
+        metrics.poll("list", changed=True)
         return render(request, "campaigns/watch.html", context)
     new_campaigns = [c for i, c in current.items() if i not in was_in_trouble]
     removed = [i for i in shown_ids if i not in current]
@@ -593,6 +595,7 @@ def _watch(request, state: ClusterState, now):
     notice = ""
     if staying != order_now:
         notice = "The order of the campaigns has changed since this page was loaded."
+    metrics.poll("list", changed=bool(new_campaigns or removed or notice))
     context = {
         "new_cards": new_cards,
         "removed_ids": [f"card-{i.replace('/', '--')}" for i in removed],
@@ -620,6 +623,8 @@ def campaign_card(request, namespace, name):
         return response
     card = build_cards(request, [campaign], now, state.stale)[0]
     response = render(request, "campaigns/card.html", {"card": card, "now": now})
+    if request.htmx:
+        metrics.poll_answered("card", f"{progress._person(request)} {request.path}", response.content)
     if request.htmx and not card.polls:
         return HttpResponseStopPolling(response.content)
     return response
