@@ -402,3 +402,69 @@ def patch_config_map(namespace: str, name: str, patch: dict) -> None:
         )
     except _NotReadable as refused:
         raise ClusterUnavailable(f"patching ConfigMap {name} was refused ({refused.status})") from None
+
+
+# --- conditional writes and the status writer's Lease (used by campaigns.status_records only) -------
+
+LEASES = "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases"
+
+
+class Conflict(Exception):
+    """409: the object changed since it was read, or one by that name already exists."""
+
+
+def _answered(trouble: ClusterUnavailable) -> int | None:
+    """The HTTP status behind a ClusterUnavailable raised by `_call`, when the API did answer."""
+    status = getattr(trouble.__context__, "status", None)
+    return status if isinstance(status, int) else None
+
+
+def _write(method: str, path: str, body: dict, content_type: str, what: str) -> dict:
+    try:
+        return _call(method, path, body=body, content_type=content_type)
+    except _NotReadable as refused:
+        raise ClusterUnavailable(f"{what} was refused ({refused.status})") from None
+    except ClusterUnavailable as trouble:
+        if _answered(trouble) == 409:
+            raise Conflict(what) from None
+        raise
+
+
+def _get_or_none(path: str) -> dict | None:
+    try:
+        return _call("GET", path)
+    except _NotReadable as refused:
+        if refused.status == 404:
+            return None
+        raise ClusterUnavailable(f"reading {path} was refused ({refused.status})") from None
+
+
+def get_config_map(namespace: str, name: str) -> dict | None:
+    return _get_or_none(f"/api/v1/namespaces/{namespace}/configmaps/{name}")
+
+
+def create_config_map_once(namespace: str, body: dict) -> dict:
+    """Create; `Conflict` when one by that name exists already (never replaced)."""
+    path = f"/api/v1/namespaces/{namespace}/configmaps"
+    return _write("POST", path, body, "application/json", f"creating ConfigMap {body['metadata']['name']}")
+
+
+def patch_config_map_at(namespace: str, name: str, patch: dict, resource_version: str) -> dict:
+    """A merge patch applied only to the version it was computed from; `Conflict` when it changed since."""
+    patch = {**patch, "metadata": {**(patch.get("metadata") or {}), "resourceVersion": resource_version}}
+    path = f"/api/v1/namespaces/{namespace}/configmaps/{name}"
+    return _write("PATCH", path, patch, "application/merge-patch+json", f"patching ConfigMap {name}")
+
+
+def get_lease(namespace: str, name: str) -> dict | None:
+    return _get_or_none(LEASES.format(namespace=namespace) + f"/{name}")
+
+
+def create_lease(namespace: str, body: dict) -> dict:
+    return _write("POST", LEASES.format(namespace=namespace), body, "application/json", "creating the Lease")
+
+
+def update_lease(namespace: str, name: str, body: dict) -> dict:
+    """PUT carrying the `resourceVersion` it was read at; `Conflict` when someone else wrote first."""
+    path = LEASES.format(namespace=namespace) + f"/{name}"
+    return _write("PUT", path, body, "application/json", f"updating Lease {name}")
