@@ -19,12 +19,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from htrbrowser.env import env_bool, env_choice, env_int, env_str  # noqa: E402
+from htrbrowser.env import SettingError, env_bool, env_choice, env_int, env_str  # noqa: E402
 
-METRICS = env_bool("HTRFLOW_METRICS", False)
-METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
-METRICS_ADDRESS = env_str("HTRFLOW_METRICS_ADDRESS", "0.0.0.0")  # noqa: S104 - a pod is scraped on its own address
-LOG_FORMAT = env_choice("HTRFLOW_LOG_FORMAT", "plain", {"plain", "json"})
+try:
+    METRICS = env_bool("HTRFLOW_METRICS", False)
+    METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
+    METRICS_ADDRESS = env_str("HTRFLOW_METRICS_ADDRESS", "0.0.0.0")  # noqa: S104 - scraped on the pod's address
+    LOG_FORMAT = env_choice("HTRFLOW_LOG_FORMAT", "plain", {"plain", "json"})
+except SettingError as error:  # one sentence, as settings.py gives, not gunicorn's traceback
+    print(error, file=sys.stderr)
+    sys.exit(2)
 
 # The site's own request lines replace the access log (see htrbrowser/logs.py).
 accesslog = None

@@ -77,10 +77,17 @@ class PlainFormatter(logging.Formatter):
 
 
 class QuietExpectedOutages(logging.Filter):
-    """On `django.request`: drop the ERROR line Django writes for each 502/504 (no exception)."""
+    """On `django.request`: drop the line Django writes for each 4xx, 502 and 504 answer.
+
+    The request line already says it; a 502/504 is an expected outage (logged once per change of
+    state), a 4xx is the client's. Unhandled errors (with their traceback) and other 5xx stay.
+    """
 
     def filter(self, record):
-        return record.exc_info is not None or getattr(record, "status_code", None) not in EXPECTED_OUTAGE_STATUSES
+        if record.exc_info is not None:
+            return True
+        status = getattr(record, "status_code", None)
+        return not isinstance(status, int) or not (status < 500 or status in EXPECTED_OUTAGE_STATUSES)
 
 
 def incoming_request_id(value: str | None) -> str:
