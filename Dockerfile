@@ -19,11 +19,15 @@ RUN DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinpu
     && useradd --system --uid 10001 --home /app htrbrowser
 
 USER 10001
-EXPOSE 8000
+# 9100: metrics, only with HTRFLOW_METRICS=true (never through the site's port).
+EXPOSE 8000 9100
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
     CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
 # gunicorn believes no forwarded header itself (--forwarded-allow-ips ""): the app's HTRFLOW_TRUSTED_HOPS
 # rule is the one rule, so a proxy in the same pod cannot make plain http look like https, and a
 # SCRIPT_NAME header is dropped. No control socket: nothing manages gunicorn at run time, and the
 # root filesystem of a pod is read-only (/tmp is its one writable place).
-CMD ["gunicorn", "htrbrowser.wsgi:application", "--preload", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "4", "--timeout", "60", "--access-logfile", "-", "--forwarded-allow-ips", "", "--no-control-socket"]
+# One worker with threads: the pod has one reader of the cluster (campaigns/board.py) whatever the
+# number of open pages; pages and polls only look its reading up.
+# --config adds metrics across workers (HTRFLOW_METRICS, on port 9100) and JSON logs (HTRFLOW_LOG_FORMAT).
+CMD ["gunicorn", "htrbrowser.wsgi:application", "--config", "htrbrowser/gunicorn_conf.py", "--preload", "--bind", "0.0.0.0:8000", "--workers", "1", "--threads", "8", "--timeout", "60", "--forwarded-allow-ips", "", "--no-control-socket"]

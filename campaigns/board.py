@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from campaigns import informer, kube
 from campaigns.models import Campaign, Snapshot
+from htrbrowser import metrics
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,10 @@ class Board:
 
     # --- publishing --------------------------------------------------------------------------------
 
+    def _bytes_read(self) -> int:
+        """Bytes the API sent for this namespace's lists and watches since the board started."""
+        return sum(each.bytes_read for each in self.informers)
+
     def _versions(self) -> tuple:
         return tuple(each.version for each in self.informers)
 
@@ -138,7 +143,9 @@ class Board:
             self._notify()
             return
         versions = self._versions()
+        started = time.monotonic()
         reading = self._read()
+        metrics.snapshot_refreshed(self.namespace, seconds=time.monotonic() - started, size=self._bytes_read())
         _keep_status_records(reading)  # before publishing: a page that shows the reading finds them written
         self.current = reading
         self.published_versions = versions

@@ -71,6 +71,7 @@ class Informer:
         self.failure: kube.ClusterUnavailable | None = None
         self.failing_since: datetime | None = None
         self.lists = 0  # LISTs made (a relist after 410 counts), for tests and metrics
+        self.bytes_read = 0  # what the API sent for this list: LIST pages and watch events
         self._streams: list = []
 
     # --- reading ---------------------------------------------------------------------------------
@@ -139,6 +140,7 @@ class Informer:
                 self.known = False
         else:
             self.path, listed = answered
+            self.bytes_read += listed.size
             objects = {_key(obj): slim(obj) for obj in listed.items}
             with self._lock:
                 changed = not self.known or objects != self._objects
@@ -163,6 +165,7 @@ class Informer:
             if self._stopped.is_set():
                 events.close()
                 return
+            self.bytes_read += event.pop("_size", 0)
             kind, obj = event.get("type"), event.get("object")
             if not isinstance(obj, dict):
                 continue

@@ -24,6 +24,8 @@ from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from htrbrowser import metrics
+
 log = logging.getLogger(__name__)
 
 H = "htrflow.riksarkivet.se/"
@@ -52,10 +54,11 @@ REFUSED, THROTTLED, UNREACHABLE, SLOW, BROKEN, NOT_CONNECTED = (
 class ClusterUnavailable(Exception):
     """The Kubernetes API could not be read; `sentence` says so in words fit for a page."""
 
-    def __init__(self, sentence: str, cause: str = UNREACHABLE):
+    def __init__(self, sentence: str, cause: str = UNREACHABLE, status: int | None = None):
         super().__init__(sentence)
         self.sentence = sentence
         self.cause = cause
+        self.status = status  # the HTTP status when the API answered
 
 
 class NotReadable(Exception):
@@ -73,6 +76,7 @@ _NotReadable = NotReadable
 class ListAnswer:
     items: list[dict]
     resource_version: str
+    size: int = 0  # bytes the API sent for it
 
 
 _BANNER_OPENINGS = {
@@ -154,6 +158,7 @@ def _timeout(read_seconds: float | None = None) -> tuple[float, float]:
     return (seconds, seconds if read_seconds is None else read_seconds)
 
 
+@metrics.counts_kube_calls
 def _request(method, path, query=None, body=None, content_type=None, read_seconds=None):
     """One API request with timeouts; the raw urllib3 response. Raises NotReadable or ClusterUnavailable."""
     headers = {"Accept": "application/json"}
@@ -183,12 +188,12 @@ def _answered(status: int, reason: str | None) -> ClusterUnavailable:
     log.debug("Kubernetes API answered %s", status)
     if status == 429:
         return ClusterUnavailable(
-            "The cluster's API is turning this site's reads away as too many for now (429).", THROTTLED
+            "The cluster's API is turning this site's reads away as too many for now (429).", THROTTLED, status
         )
     if status == 401:
-        return ClusterUnavailable("The cluster's API does not accept this site's credentials (401).", REFUSED)
+        return ClusterUnavailable("The cluster's API does not accept this site's credentials (401).", REFUSED, status)
     return ClusterUnavailable(
-        f"The cluster's API answered {status} ({reason or 'no reason given'}) instead of the campaigns.", BROKEN
+        f"The cluster's API answered {status} ({reason or 'no reason given'}) instead of the campaigns.", BROKEN, status
     )
 
 
@@ -206,9 +211,16 @@ def _connection_trouble(error: Exception) -> ClusterUnavailable:
 
 def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, body=None, content_type=None) -> dict:
     """One API request with timeouts; the answer as a plain dict. Raises `NotReadable` for 403/404/410."""
+    return _call_sized(method, path, query, body, content_type)[0]
+
+
+def _call_sized(method, path, query=None, body=None, content_type=None) -> tuple[dict, int]:
+    """`_call`, and how many bytes the answer was."""
     response = _request(method, path, query, body, content_type)
     try:
-        return json.loads(response.data or b"{}")
+        data = response.data or b"{}"
+        metrics.kube_bytes(len(data))
+        return json.loads(data), len(data)
     except (urllib3.exceptions.HTTPError, OSError) as error:
         raise _connection_trouble(error) from None
     except ValueError:
@@ -247,17 +259,19 @@ def _list_pages(path: str, label_selector: str | None, field_selector: str | Non
     items: list[dict] = []
     token = None
     version = ""
+    size = 0
     while True:
         query = [("limit", str(PAGE_SIZE)), *_selectors(label_selector, field_selector)]
         if token:
             query.append(("continue", token))
-        answer = _call("GET", path, query)
+        answer, answer_size = _call_sized("GET", path, query)
+        size += answer_size
         items.extend(item for item in answer.get("items") or [] if isinstance(item, dict))
         meta = answer.get("metadata") or {}
         version = version or str(meta.get("resourceVersion") or "")
         token = meta.get("continue")
         if not token:
-            return ListAnswer(items, version)
+            return ListAnswer(items, version, size)
 
 
 class Expired(Exception):
@@ -302,6 +316,7 @@ def watch(
         for line in response:
             if not line.strip():
                 continue
+            metrics.kube_bytes(len(line))
             try:
                 event = json.loads(line)
             except ValueError:
@@ -313,6 +328,7 @@ def watch(
                 if status.get("code") == 410:
                     raise Expired()
                 raise _answered(int(status.get("code") or 500), status.get("reason"))
+            event["_size"] = len(line)
             yield event
     except (urllib3.exceptions.HTTPError, OSError) as error:
         # The stream broke after it started (a restart, a proxy's idle limit): the caller watches
@@ -472,3 +488,68 @@ def patch_config_map(namespace: str, name: str, patch: dict) -> None:
         )
     except NotReadable as refused:
         raise ClusterUnavailable(f"patching ConfigMap {name} was refused ({refused.status})") from None
+
+
+# --- conditional writes and the status writer's Lease (used by campaigns.status_records only) -------
+
+LEASES = "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases"
+
+
+class Conflict(Exception):
+    """409: the object changed since it was read, or one by that name already exists."""
+
+
+def _status_of(trouble: ClusterUnavailable) -> int | None:
+    """The HTTP status behind a ClusterUnavailable raised by `_call`, when the API did answer."""
+    return trouble.status
+
+
+def _write(method: str, path: str, body: dict, content_type: str, what: str) -> dict:
+    try:
+        return _call(method, path, body=body, content_type=content_type)
+    except _NotReadable as refused:
+        raise ClusterUnavailable(f"{what} was refused ({refused.status})") from None
+    except ClusterUnavailable as trouble:
+        if _status_of(trouble) == 409:
+            raise Conflict(what) from None
+        raise
+
+
+def _get_or_none(path: str) -> dict | None:
+    try:
+        return _call("GET", path)
+    except _NotReadable as refused:
+        if refused.status == 404:
+            return None
+        raise ClusterUnavailable(f"reading {path} was refused ({refused.status})") from None
+
+
+def get_config_map(namespace: str, name: str) -> dict | None:
+    return _get_or_none(f"/api/v1/namespaces/{namespace}/configmaps/{name}")
+
+
+def create_config_map_once(namespace: str, body: dict) -> dict:
+    """Create; `Conflict` when one by that name exists already (never replaced)."""
+    path = f"/api/v1/namespaces/{namespace}/configmaps"
+    return _write("POST", path, body, "application/json", f"creating ConfigMap {body['metadata']['name']}")
+
+
+def patch_config_map_at(namespace: str, name: str, patch: dict, resource_version: str) -> dict:
+    """A merge patch applied only to the version it was computed from; `Conflict` when it changed since."""
+    patch = {**patch, "metadata": {**(patch.get("metadata") or {}), "resourceVersion": resource_version}}
+    path = f"/api/v1/namespaces/{namespace}/configmaps/{name}"
+    return _write("PATCH", path, patch, "application/merge-patch+json", f"patching ConfigMap {name}")
+
+
+def get_lease(namespace: str, name: str) -> dict | None:
+    return _get_or_none(LEASES.format(namespace=namespace) + f"/{name}")
+
+
+def create_lease(namespace: str, body: dict) -> dict:
+    return _write("POST", LEASES.format(namespace=namespace), body, "application/json", "creating the Lease")
+
+
+def update_lease(namespace: str, name: str, body: dict) -> dict:
+    """PUT carrying the `resourceVersion` it was read at; `Conflict` when someone else wrote first."""
+    path = LEASES.format(namespace=namespace) + f"/{name}"
+    return _write("PUT", path, body, "application/json", f"updating Lease {name}")

@@ -20,10 +20,11 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from campaigns import kube, rerun_views
+from campaigns import kube, progress, rerun_views
 from campaigns.cards import CardReads, build_card, build_cards, forbidden_note, read_cards_progress, volume_row
 from campaigns.models import Campaign, bounded
 from campaigns.quality import pages_to_check
+from htrbrowser import metrics
 from results.card_access import cards_for_readers
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
@@ -129,6 +130,8 @@ def campaign_card(request, namespace, name):
         return render(request, "campaigns/card_gone.html", context, status=200 if request.htmx else 404)
     card = build_cards(request, [campaign], now, state.stale)[0]
     response = render(request, "campaigns/card.html", {"card": card, "now": now})
+    if request.htmx:
+        metrics.poll_answered("card", f"{progress._person(request)} {request.path}", response.content)
     if request.htmx and not card.polls:
         return HttpResponseStopPolling(response.content)
     return response

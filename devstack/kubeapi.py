@@ -4,7 +4,9 @@ It serves the kinds htrbrowser reads (pods and their logs, configmaps, events, b
 Workloads, LocalQueues, ClusterQueues and WorkloadPriorityClasses under both `v1beta2` and `v1beta1`),
 with list semantics like a real API server: label and field selectors, `limit` / `continue` paging
 over a consistent snapshot, resource versions, and `Status` error bodies. ConfigMaps can be written
-(create, replace, merge patch, delete) because the product keeps a status ConfigMap current.
+(create, replace, merge patch, delete) because the product keeps a status ConfigMap current, and so
+can Leases (`coordination.k8s.io/v1`), which elect the one writer; a write carrying an outdated
+`metadata.resourceVersion` answers 409 Conflict, as a real API server does.
 
 Tests and the demo use it in three ways:
 
@@ -131,7 +133,7 @@ class Resource:
 
     @property
     def builtin(self) -> bool:
-        return self.group in ("", "batch")
+        return self.group in ("", "batch", "coordination.k8s.io")
 
     @property
     def qualified(self) -> str:
@@ -151,6 +153,7 @@ RESOURCES = (
     Resource("", ("v1",), "events", "Event", True, extra_fields=_event_fields),
     Resource("", ("v1",), "namespaces", "Namespace", False, extra_fields=_namespace_fields),
     Resource("batch", ("v1",), "jobs", "Job", True, extra_fields=_job_fields),
+    Resource("coordination.k8s.io", ("v1",), "leases", "Lease", True, writable=True),
     Resource(KUEUE_GROUP, ("v1beta2", "v1beta1"), "workloads", "Workload", True),
     Resource(KUEUE_GROUP, ("v1beta2", "v1beta1"), "localqueues", "LocalQueue", True),
     Resource(KUEUE_GROUP, ("v1beta2", "v1beta1"), "clusterqueues", "ClusterQueue", False),

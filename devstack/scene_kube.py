@@ -812,6 +812,8 @@ def status_record(campaign, phase: str, results_url: str, failed_volumes: list |
                 H + "pipeline": campaign.pipeline.id,
                 H + "kind": "status",
             },
+            # Written by the site in the scene's story, so it carries the site's provenance.
+            "annotations": {H + "written-by": "htrbrowser", H + "job-uid": campaign.uid},
         },
         "data": data,
     }

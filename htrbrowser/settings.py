@@ -41,6 +41,7 @@ INSTALLED_APPS = [
 # Order matters: scheme and host are settled first; the security headers wrap everything
 # after them, so answers returned early (login redirects, 401s, CSRF refusals) carry them too.
 MIDDLEWARE = [
+    "htrbrowser.logs.RequestLogMiddleware",
     "htrbrowser.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "htrbrowser.middleware.SecurityHeadersMiddleware",
@@ -180,14 +181,41 @@ S3_VERIFY_TLS = env_bool("S3_VERIFY_TLS", True)
 # Seconds: connect and read timeouts for every store call.
 HTRFLOW_S3_TIMEOUT = env_float("HTRFLOW_S3_TIMEOUT", 5.0, minimum=0.1)
 
+# --- Operations ----------------------------------------------------------------
+# Metrics are always counted; HTRFLOW_METRICS lets the gunicorn configuration serve them on their
+# own port (see htrbrowser/gunicorn_conf.py, which reads these variables itself).
+HTRFLOW_METRICS = env_bool("HTRFLOW_METRICS", False)
+HTRFLOW_METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
+HTRFLOW_LOG_FORMAT = env_choice("HTRFLOW_LOG_FORMAT", "plain", {"plain", "json"})
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {
+        "request_id": {"()": "htrbrowser.logs.RequestIdFilter"},
+        "quiet_expected_outages": {"()": "htrbrowser.logs.QuietExpectedOutages"},
+    },
+    "formatters": {
+        "plain": {"()": "htrbrowser.logs.PlainFormatter"},
+        "json": {"()": "htrbrowser.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": HTRFLOW_LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {
         "handlers": ["console"],
         "level": env_choice("HTRFLOW_LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"}),
     },
-    "loggers": {"kubernetes": {"level": "WARNING"}, "botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}},
+    "loggers": {
+        "kubernetes": {"level": "WARNING"},
+        "botocore": {"level": "WARNING"},
+        "urllib3": {"level": "WARNING"},
+        # Every request has its own line (htrbrowser.requests); runserver's would repeat it.
+        "django.server": {"level": "WARNING"},
+        "django.request": {"filters": ["quiet_expected_outages"]},
+    },
 }

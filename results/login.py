@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from results import ratelimit, session, site, store
+from results.login_log import login_ended
 from results.outcomes import Outcome, StoreError
 
 logger = logging.getLogger(__name__)
@@ -188,13 +189,14 @@ def attempt(request, username, password):
     except ratelimit.LimitsUnavailable as unavailable:
         return refused("limits_unavailable", str(unavailable))
     if refusal:
-        logger.info("Login refused by the %s rate limit.", refusal.scope)
+        login_ended(address, username, "rate_limited", limit=refusal.scope)
         return refused("rate_limited", refusal.sentence, refusal.retry_after)
     try:
         answer = _prove(username, password)
     except BaseException:
         ratelimit.release(reservation)
         raise
+    login_ended(address, username, answer.reason or "accepted")
     if answer.ok:
         ratelimit.succeeded(reservation)
     elif answer.reason != "wrong":
@@ -217,12 +219,10 @@ def _prove(username, password):
     except StoreError as error:
         reason = _REASON_OF_OUTCOME.get(error.outcome, "no_reason")
         if reason == "wrong":
-            logger.info("Login refused: the store does not know this account.")
             return refused("wrong")
         logger.warning("Login could not be checked: %s", error.outcome.value)
         sentence = error.sentence if reason == "unreachable" and "TLS" in error.sentence else None
         return refused(reason, sentence)
-    logger.info("Login accepted.")
     return LoginAnswer(user=username, access_key=access_key, secret_key=secret_key, reads_namespace=reads_namespace)
 
 

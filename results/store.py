@@ -25,6 +25,7 @@ from botocore.exceptions import (
 from django.conf import settings
 
 from results.outcomes import NotModified, Outcome, StoreError
+from results.store_watch import watched
 
 logger = logging.getLogger(__name__)
 
@@ -150,6 +151,7 @@ def _is_not_modified(error):
 # --- calls ------------------------------------------------------------------------------------
 
 
+@watched
 def _once_more_if_refused(call):
     """``call()``, repeated once when the connection was refused outright.
 

@@ -1,0 +1,105 @@
+"""gunicorn's configuration for the image (`gunicorn --config htrbrowser/gunicorn_conf.py ...`).
+
+Command-line options still win; this file adds what a command line cannot say:
+
+- **Metrics** (`HTRFLOW_METRICS=true`): every worker writes its figures to files in one folder
+  (`HTRFLOW_METRICS_DIR`, else a fresh temporary folder), emptied at start; a worker that exits is
+  marked dead so its gauges stop counting; the master serves the sum on its own port
+  (`HTRFLOW_METRICS_PORT`, 9100, on `HTRFLOW_METRICS_ADDRESS`, all addresses), which the site's
+  public port never answers. With the setting off nothing here changes how gunicorn runs.
+- **Logs**: gunicorn's access log is off, because the site logs one line per request itself (with its
+  request id); with `HTRFLOW_LOG_FORMAT=json` gunicorn's own messages are JSON lines too.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from htrbrowser.env import SettingError, env_bool, env_choice, env_int, env_str  # noqa: E402
+
+try:
+    METRICS = env_bool("HTRFLOW_METRICS", False)
+    METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
+    METRICS_ADDRESS = env_str("HTRFLOW_METRICS_ADDRESS", "0.0.0.0")  # noqa: S104 - scraped on the pod's address
+    LOG_FORMAT = env_choice("HTRFLOW_LOG_FORMAT", "plain", {"plain", "json"})
+except SettingError as error:  # one sentence, as settings.py gives, not gunicorn's traceback
+    print(error, file=sys.stderr)
+    sys.exit(2)
+
+# The site's own request lines replace the access log (see htrbrowser/logs.py).
+accesslog = None
+
+if LOG_FORMAT == "json":
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "htrbrowser.logs.RequestIdFilter"}},
+        "formatters": {"json": {"()": "htrbrowser.logs.JsonFormatter"}},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "filters": ["request_id"],
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "loggers": {
+            "gunicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+        },
+    }
+
+
+_made_folder = ""
+
+
+def _metrics_folder() -> str:
+    """The folder every worker writes to, emptied: files of an earlier run would count again."""
+    chosen = env_str("HTRFLOW_METRICS_DIR", "") or os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+    if not chosen:
+        global _made_folder
+        _made_folder = tempfile.mkdtemp(prefix="htrbrowser-metrics-")
+        return _made_folder
+    folder = Path(chosen)
+    folder.mkdir(parents=True, exist_ok=True)
+    for leftover in folder.iterdir():
+        if leftover.suffix == ".db":
+            leftover.unlink()
+        elif leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
+    return str(folder)
+
+
+if METRICS:
+    # Before anything imports prometheus_client: the library picks its storage when first imported.
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_folder()
+else:
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+
+
+def when_ready(server):
+    if not METRICS:
+        return
+    from prometheus_client import start_http_server
+
+    from htrbrowser import metrics
+
+    start_http_server(METRICS_PORT, METRICS_ADDRESS, registry=metrics.registry())
+    server.log.info("Metrics served on %s:%s", METRICS_ADDRESS, METRICS_PORT)
+
+
+def child_exit(server, worker):
+    if not METRICS:
+        return
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _made_folder:
+        shutil.rmtree(_made_folder, ignore_errors=True)
