@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install browser clean
+.PHONY: demo test lint bench bench-archive install browser clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m pytest benchmarks -q -s
+
+# The archive-scale benchmark alone (about four minutes), its figures printed.
+bench-archive: $(STAMP)
+	$(PY) -m pytest benchmarks/bench_archive.py -q -s
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
