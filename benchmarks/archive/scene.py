@@ -1,8 +1,9 @@
 """An archive at scale, built into the devstack's Kubernetes double and S3 store.
 
-40 running campaigns of 5 000 volumes each (Indexed Jobs at parallelism 20), ~1% of volumes failed
-for good (one failed pod each), two volumes per campaign on their second try (with the failed pod
-of the first), the rest done or, towards the end of the list, pending. Every campaign has its
+40 running campaigns of 5 000 volumes each (Indexed Jobs at parallelism 20: 800 running pods), 1% of
+volumes failed for good (one failed pod each), two volumes per campaign on their second try (with
+the failed pod of the first): 2 080 failed pods, 2 880 pods in all. The rest are done or, towards
+the end of the list, pending. Every campaign has its
 record ConfigMap (the 5 000-line `volumes.txt`), a status record and an admitted Kueue v1beta2
 Workload; two pipelines with their ConfigMaps and finished warm-ups; a ClusterQueue full of them.
 Objects come from the test builders (tests/campaigns/objects.py) with what a real API server adds
@@ -27,7 +28,7 @@ from tests.campaigns import objects as o
 CAMPAIGNS = 40
 VOLUMES = 5000
 PARALLELISM = 20
-FAILED_EVERY = 100  # index 37, 137, 237, ...: 1% failed for good
+FAILED = 50  # volumes per campaign failed for good: 1%
 RETRYING = 2  # running volumes per campaign on their second try
 DONE_WITH_PROGRESS = 200  # done volumes per campaign with a progress.json (a campaign page's first rows)
 FINISHING_PER_STEP = 2  # volumes that finish per `advance()` (800 pods at ~30 min a volume: ~2 per 5 s)
@@ -67,7 +68,8 @@ def plan(number: int) -> Campaign:
     name = f"{SERIES[number % len(SERIES)]}-{1700 + number * 7}"
     uid = f"7a{number:06d}-5c1e-4b2d-9f3a-{number:012d}"
     pending_from = VOLUMES - 5 * number
-    failed = set(range(37, pending_from, FAILED_EVERY))
+    spacing = pending_from // FAILED  # spread over the volumes that have run
+    failed = {37 + k * spacing for k in range(FAILED)}
     running = []
     index = pending_from - 1
     while len(running) < PARALLELISM:

@@ -21,7 +21,7 @@ import html
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlencode
@@ -34,7 +34,7 @@ CONNECTIONS = 6
 POLL_TIMEOUT = 15.0
 OPEN_TIMEOUT = 60.0
 OPEN_BUDGET = 30.0
-OPENING_AT_ONCE = 4  # pages loaded at the same time before the tabs start polling
+OPENING_AT_ONCE = 2  # pages loaded at the same time before the tabs start polling
 BACKOFF_FIRST, BACKOFF_MAX = 10.0, 120.0
 EVERY = re.compile(r"every\s+(\d+(?:\.\d+)?)(ms|s|m)?")
 
@@ -148,9 +148,9 @@ class Tab:
         self.page = parse(answer.text)
         return self._show(self.page)
 
-    def adopt(self, other: Tab) -> PageParser:
-        """Poll what another tab's page polls (this tab's own page did not come in time)."""
-        self.page = other.page
+    def adopt(self, page: PageParser) -> PageParser:
+        """Poll what another page of the same person polls (this tab's own page did not come in time)."""
+        self.page = page
         return self._show(self.page)
 
     def _show(self, page: PageParser) -> PageParser:
@@ -237,28 +237,35 @@ class Tab:
                 current.polling = polling
 
 
-def run_tabs(base: str, cookies: dict, count: int, seconds: float, at=None) -> list[Tab]:
+def run_tabs(base: str, cookies: dict, count: int, seconds: float, at=None, fallback=None) -> list[Tab]:
     """Open `count` tabs, then let them all poll for `seconds`; returns the tabs with their polls.
 
     Tabs load their page OPENING_AT_ONCE at a time; a tab whose page has not come within
-    OPEN_BUDGET seconds polls a copy of the first page that came (`opened` says which did), so a
-    slow page cannot stretch the benchmark. `at` is a list of (seconds after the polling starts,
-    callable), run from the calling thread.
+    OPEN_BUDGET seconds (or by the time the first page came, when that is later) polls a copy of a
+    page that came, or of `fallback` (a parsed page the same person loaded before) when none came;
+    `opened` says which tabs loaded their own. So slow pages cannot stretch the benchmark.
+    `at` is a list of (seconds after the polling starts, callable), run from the calling thread.
     """
     tabs = [Tab(base, cookies) for _ in range(count)]
     opening_began = time.monotonic()
     opening = ThreadPoolExecutor(max_workers=OPENING_AT_ONCE, thread_name_prefix="open")
     futures = {opening.submit(tab.open): tab for tab in tabs}
+
+    def opened() -> list[Tab]:
+        return [tab for future, tab in futures.items()
+                if future.done() and not future.cancelled() and future.exception() is None]
+
     wait(futures, timeout=OPEN_BUDGET)
+    while not opened() and fallback is None and not all(f.done() for f in futures):  # one page is needed
+        wait(futures, timeout=1.0, return_when=FIRST_COMPLETED)
     opening.shutdown(wait=False, cancel_futures=True)
-    opened = [tab for future, tab in futures.items()
-              if future.done() and not future.cancelled() and future.exception() is None]
-    if not opened:
-        raise RuntimeError(f"no list page loaded within {OPEN_BUDGET:g} s")
+    loaded = opened()
+    if not loaded and fallback is None:
+        raise RuntimeError("no list page could be loaded: " + repr(next(iter(futures)).exception()))
     for tab in tabs:
-        tab.opened = tab in opened
+        tab.opened = tab in loaded
         if not tab.opened:
-            tab.adopt(opened[0])
+            tab.adopt(loaded[0].page if loaded else fallback)
     started = time.monotonic()
     until = started + seconds
     threads = [threading.Thread(target=tab.run, args=(until,), name=f"tab-{n}") for n, tab in enumerate(tabs)]
