@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install browser redis clean
+.PHONY: demo test lint bench bench-archive install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m pytest benchmarks -q -s
+
+# The archive-scale benchmark alone (about four minutes), its figures printed.
+bench-archive: $(STAMP)
+	$(PY) -m pytest benchmarks/bench_archive.py -q -s
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

@@ -298,6 +298,22 @@ def test_in_process_reads_are_copies(kube):
     assert kube.get("v1", "ConfigMap", NS, "cm")["data"]["phase"] == "Running"
 
 
+def test_put_many_stores_objects_the_client_lists_with_server_metadata(core, kube):
+    kube.put_many([configmap(f"bulk-{n}", data={"n": str(n)}) for n in range(3)])
+    listed = core.list_namespaced_config_map(NS, limit=2)
+    rest = core.list_namespaced_config_map(NS, limit=2, _continue=listed.metadata._continue)
+    items = listed.items + rest.items
+    assert [(i.metadata.name, i.data["n"]) for i in items] == [("bulk-0", "0"), ("bulk-1", "1"), ("bulk-2", "2")]
+    assert all(i.metadata.uid and i.metadata.resource_version for i in items)
+
+
+def test_a_listed_page_is_not_the_stored_object(kube):
+    kube.put(configmap("cm", data={"phase": "Running"}))
+    page = kube._list_page(kube._route("/api/v1/namespaces/htr-batch/configmaps"), {})
+    page["items"][0]["metadata"] = {"name": "tampered"}
+    assert kube.get("v1", "ConfigMap", NS, "cm")["metadata"]["name"] == "cm"
+
+
 # -- errors as Status bodies ---------------------------------------------------------------------
 
 

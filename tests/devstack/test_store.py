@@ -159,6 +159,20 @@ def test_append_grows_an_object_and_creates_it_when_missing(store_double, store_
     assert store_double.get(key) == b"first line\nsecond line\n"
 
 
+def test_put_many_writes_objects_a_reader_gets_with_their_type(store_double, store_prefix):
+    objects = [(f"{store_prefix}v{n}/progress.json", f'{{"stage": "stream", "pages_done": {n}}}', "application/json")
+               for n in range(3)]
+
+    store_double.put_many(objects)
+
+    reader = store_double.client(store_double.accounts["full"])
+    answer = reader.get_object(Bucket=store_double.bucket, Key=f"{store_prefix}v2/progress.json")
+    assert answer["Body"].read() == b'{"stage": "stream", "pages_done": 2}'
+    assert answer["ContentType"] == "application/json"
+    denied = store_double.client(store_double.accounts["outsider"])
+    assert error_code(lambda: denied.get_object(Bucket=store_double.bucket, Key=objects[0][0]))[1] == "AccessDenied"
+
+
 def test_delete_removes_an_object(store_double, store_prefix):
     key = f"{store_prefix}gone.txt"
     store_double.put(key, "here")
