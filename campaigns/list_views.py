@@ -22,6 +22,7 @@ from django.views.decorators.http import require_safe
 from campaigns import cards as card_builder
 from campaigns import overview
 from campaigns.views import ClusterState, read_cluster, served_namespaces
+from htrbrowser import metrics
 from results.card_access import cards_for_readers
 
 POLL_SECONDS = 5
@@ -167,12 +168,17 @@ def campaign_changes(request):
     before = overview.parse_shown(request.GET.getlist("shown"))
     page = _Page(request, state, options, now)
     if state.problems and not state.campaigns:
+        metrics.poll("list", changed=False)
         return HttpResponse(status=204)  # nothing newer to show; the page keeps what it has
     shown_rows = {s.ident: s for s in before if s.kind == "row"}
     shown_cards = {s.ident: s for s in before if s.kind == "card"}
     changed_rows, new_rows = page.changed("row", page.rows, shown_rows)
     changed_rows += page.left_behind(shown_rows)
-    changed_cards, new_cards = page.changed("card", page.cards, shown_cards)
+    # Cards the tab lacks are not added by a poll (they would push the page down under the reader's
+    # eyes); the campaign's line says it needs attention, the live region says so once, and the
+    # next page load shows its card.
+    changed_cards, _new_cards = page.changed("card", page.cards, shown_cards)
+    new_cards = []
     present = {overview.ident(c) for c in state.campaigns}
     gone = [s.ident for s in before if s.kind == "row" and s.ident not in present]
     removed = [] if state.stale or state.problems else gone
@@ -181,7 +187,9 @@ def campaign_changes(request):
         for c in state.campaigns
         if c.in_trouble and overview.ident(c) in shown_rows and not shown_rows[overview.ident(c)].trouble
     ]
-    if not (changed_rows or new_rows or changed_cards or new_cards or removed or newly_troubled):
+    changed = bool(changed_rows or new_rows or changed_cards or removed or newly_troubled)
+    metrics.poll("list", changed=changed)
+    if not changed:
         return HttpResponse(status=204)
     context = page.context()
     context.update(

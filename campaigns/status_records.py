@@ -142,9 +142,10 @@ def _write(namespace: str, name: str, campaign, current: dict | None) -> int:
             metrics.status_write("updated")
             return 1
         except kube.Conflict:
+            # Changed since it was read: never overwrite. The watch brings the newer record, and the
+            # next reading works the update out anew from it.
             metrics.status_write("conflict")
-            current = kube.get_config_map(namespace, name)  # changed since it was read: read it again
-    log.warning("status record %s/%s not written: it kept changing while being written", namespace, name)
+            return 0
     return 0
 
 

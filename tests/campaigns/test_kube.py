@@ -215,7 +215,7 @@ def test_pods_are_read_page_by_page(cluster, monkeypatch):
 def test_an_expired_continue_token_starts_the_list_again(cluster, monkeypatch):
     monkeypatch.setattr(kube, "PAGE_SIZE", 2)
     load_campaigns(cluster, 2)
-    original = kube._call
+    original = kube._call_sized
     expired_once = []
 
     def expire_before_second_page(method, path, query=None, **kwargs):
@@ -224,7 +224,7 @@ def test_an_expired_continue_token_starts_the_list_again(cluster, monkeypatch):
             cluster.expire_continue_tokens()
         return original(method, path, query, **kwargs)
 
-    monkeypatch.setattr(kube, "_call", expire_before_second_page)
+    monkeypatch.setattr(kube, "_call_sized", expire_before_second_page)
     snapshot = kube.fetch_snapshot(NS)
     assert len(snapshot.pods) == 4
     assert expired_once

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -94,8 +95,11 @@ def test_a_refused_kube_call_is_counted_by_its_status(cluster, client, store, se
 def test_a_list_poll_that_brings_nothing_new_counts_as_unchanged(cluster, client, store, session_key_file):
     login_as(client, store.accounts["full"])
     add_campaign(cluster, "watched", volume_ids=["A1"], completed="")
+    page = client.get("/").content.decode()
+    shown = re.findall(r'name="shown" value="([^"]+)"', page)
     before = value(scrape(), "htrbrowser_polls_total", kind="list", changed="false")
-    client.get("/", {"watch": "1", "shown": ["htr-batch/watched:0"]}, headers={"HX-Request": "true"})
+    answer = client.get("/changes", {"shown": shown}, headers={"HX-Request": "true"})
+    assert answer.status_code == 204
     assert value(scrape(), "htrbrowser_polls_total", kind="list", changed="false") == before + 1
 
 

@@ -11,7 +11,7 @@ fails, naming the (scope, verb, group, resource), when this list grants more or 
 - { apiGroups: [kueue.x-k8s.io], resources: [workloads, localqueues], verbs: [list, watch] }
 {{- if .Values.statusRecords.enabled }}
 {{- /* Writing status records; templates/admission-policy.yaml keeps these to campaign-<name>-status. */}}
-- { apiGroups: [""], resources: [configmaps], verbs: [create, patch, get] }
+- { apiGroups: [""], resources: [configmaps], verbs: [create, patch] }
 - { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update] }
 {{- end }}
 {{- end -}}
