@@ -1,0 +1,110 @@
+"""Log lines: the request id, JSON lines, and outages as one warning per change of state."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+import pytest
+
+from htrbrowser import logs
+from htrbrowser.outages import Outage
+from results import store_watch
+from tests.campaigns.test_views import add_campaign, prepared_cluster
+from tests.fixtures.session import login_as
+
+
+@pytest.fixture
+def cluster(kube, settings):
+    yield from prepared_cluster(kube, settings)
+
+
+@pytest.fixture(autouse=True)
+def fresh_outages():
+    for outage in logs._answers.values():
+        outage.reset()
+    store_watch.store_outage.reset()
+    yield
+
+
+def test_a_plain_request_id_is_kept_and_sent_back(client):
+    response = client.get("/healthz", headers={"X-Request-ID": "abc-123.def:4"})
+    assert response["X-Request-ID"] == "abc-123.def:4"
+
+
+@pytest.mark.parametrize("sent", ["x" * 129, "two words", "line\nbreak", "<script>", ""])
+def test_a_request_id_that_is_not_a_short_plain_token_is_replaced(client, sent):
+    response = client.get("/healthz", headers={"X-Request-ID": sent})
+    made = response["X-Request-ID"]
+    assert made != sent and logs.REQUEST_ID.fullmatch(made)
+
+
+def test_the_request_line_has_method_path_status_duration_and_id_but_never_the_query(client, caplog):
+    caplog.set_level(logging.INFO, logger="htrbrowser.requests")
+    client.get("/login?next=/secret-place&token=hunter2", headers={"X-Request-ID": "line-1"})
+    (line,) = [r for r in caplog.records if r.name == "htrbrowser.requests"]
+    assert (line.method, line.path, line.status) == ("GET", "/login", 200)
+    assert line.duration_ms >= 0 and line.request_id == "line-1"
+    assert "hunter2" not in line.getMessage() and "secret-place" not in line.getMessage()
+
+
+def test_a_json_line_is_one_object_with_the_request_fields_and_extras():
+    formatter = logs.JsonFormatter()
+    record = logging.LogRecord("results.login", logging.INFO, __file__, 1, "Login accepted for %r.", ("ann",), None)
+    record.request_id = "rid-7"
+    record.user = "ann"
+    entry = json.loads(formatter.format(record))
+    assert entry["message"] == "Login accepted for 'ann'."
+    assert (entry["level"], entry["logger"]) == ("INFO", "results.login")
+    assert (entry["request_id"], entry["user"]) == ("rid-7", "ann")
+    assert entry["time"].endswith("+00:00")
+
+
+def test_an_outage_is_one_warning_when_it_starts_and_one_when_it_ends(caplog):
+    outage = Outage("test thing", logging.getLogger("tests.outage"))
+    caplog.set_level(logging.WARNING, logger="tests.outage")
+    for _ in range(5):
+        outage.failing("The thing could not be reached.")
+    for _ in range(5):
+        outage.working()
+    messages = [r.getMessage() for r in caplog.records if r.name == "tests.outage"]
+    assert messages[0] == "test thing failing: The thing could not be reached."
+    assert messages[1].startswith("test thing working again")
+    assert len(messages) == 2
+
+
+def test_many_502_answers_during_a_cluster_outage_log_one_warning_and_no_errors(
+    cluster, client, store, session_key_file, caplog
+):
+    login_as(client, store.accounts["full"])
+    add_campaign(cluster, "outaged", volume_ids=["A1"], completed="")
+    caplog.set_level(logging.INFO)
+    fault = cluster.inject_fault(r"/jobs", status=503)
+    for _ in range(6):
+        assert client.get("/campaigns/htr-batch/outaged/card", headers={"HX-Request": "true"}).status_code == 502
+    fault.remove()
+    # The board's informer asks again after a pause that grows with each failure: wait for it.
+    deadline = time.monotonic() + 30
+    while client.get("/campaigns/htr-batch/outaged/card", headers={"HX-Request": "true"}).status_code != 200:
+        assert time.monotonic() < deadline, "the cluster was not read again after the outage"
+        time.sleep(0.2)
+    answers = [r for r in caplog.records if r.name == "htrbrowser.answers"]
+    assert [r.state for r in answers] == ["failing", "working"]
+    assert "The cluster's API answered 503" in answers[0].sentence
+    assert not [r for r in caplog.records if r.name == "django.request"]
+
+
+def test_a_store_outage_is_one_warning_with_the_sentence_people_see(client, store, session_key_file, caplog, settings):
+    login_as(client, store.accounts["full"])
+    settings.S3_ENDPOINT = "http://127.0.0.1:9"  # nothing listens there
+    from results import store as store_module
+
+    store_module.forget_clients()
+    caplog.set_level(logging.WARNING, logger="results.store")
+    for _ in range(4):
+        assert client.get("/results/htr-batch/anything.json").status_code == 502
+    failing = [r for r in caplog.records if r.name == "results.store" and getattr(r, "state", "") == "failing"]
+    assert len(failing) == 1
+    assert failing[0].sentence == "The results store could not be reached."
+    store_module.forget_clients()
