@@ -35,8 +35,11 @@ NOT_KNOWN_RETRY_SECONDS = 60.0
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
-def slim(obj: dict) -> dict:
-    """The object without the parts no page reads (kept small: a pod's managedFields are a third of it)."""
+def slim(obj: dict, unread: tuple[str, ...] = ()) -> dict:
+    """The object without the parts no page reads (kept small: a pod's managedFields are a third of it),
+    and without the top-level parts `unread` names."""
+    if unread and any(part in obj for part in unread):
+        obj = {k: v for k, v in obj.items() if k not in unread}
     meta = obj.get("metadata")
     if isinstance(meta, dict) and ("managedFields" in meta or LAST_APPLIED in (meta.get("annotations") or {})):
         meta = dict(meta)
@@ -73,6 +76,9 @@ class Informer:
         self.lists = 0  # LISTs made (a relist after 410 counts), for tests and metrics
         self.bytes_read = 0  # what the API sent for this list: LIST pages and watch events
         self._streams: list = []
+
+    def _slim(self, obj: dict) -> dict:
+        return slim(obj, self.source.unread)
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -132,7 +138,7 @@ class Informer:
 
     def _list(self) -> None:
         self.lists += 1
-        answered = kube.list_source(self.source)
+        answered = kube.list_source(self.source, self._slim)
         if answered is None:  # optional and refused: not known
             with self._lock:
                 changed = self.known
@@ -141,7 +147,7 @@ class Informer:
         else:
             self.path, listed = answered
             self.bytes_read += listed.size
-            objects = {_key(obj): slim(obj) for obj in listed.items}
+            objects = {_key(obj): obj for obj in listed.items}
             with self._lock:
                 changed = not self.known or objects != self._objects
                 self._objects = objects
@@ -172,7 +178,7 @@ class Informer:
             version = str((obj.get("metadata") or {}).get("resourceVersion") or "")
             if kind in ("ADDED", "MODIFIED"):
                 with self._lock:
-                    self._objects[_key(obj)] = slim(obj)
+                    self._objects[_key(obj)] = self._slim(obj)
                 self._changed()
             elif kind == "DELETED":
                 with self._lock:

@@ -233,17 +233,19 @@ def list_all(path: str, label_selector: str | None = None, field_selector: str |
     return list_with_version(path, label_selector, field_selector).items
 
 
-def list_with_version(path: str, label_selector: str | None = None, field_selector: str | None = None) -> ListAnswer:
+def list_with_version(
+    path: str, label_selector: str | None = None, field_selector: str | None = None, transform=None
+) -> ListAnswer:
     """Every item of a list and the list's resourceVersion, following `continue` tokens page by page.
 
     A token that expired mid-list (410) starts the list over once, as kubectl does.
     """
     try:
-        return _list_pages(path, label_selector, field_selector)
+        return _list_pages(path, label_selector, field_selector, transform)
     except NotReadable as refused:
         if refused.status != 410:
             raise
-        return _list_pages(path, label_selector, field_selector)
+        return _list_pages(path, label_selector, field_selector, transform)
 
 
 def _selectors(label_selector: str | None, field_selector: str | None) -> list[tuple[str, str]]:
@@ -255,7 +257,7 @@ def _selectors(label_selector: str | None, field_selector: str | None) -> list[t
     return query
 
 
-def _list_pages(path: str, label_selector: str | None, field_selector: str | None) -> ListAnswer:
+def _list_pages(path: str, label_selector: str | None, field_selector: str | None, transform=None) -> ListAnswer:
     items: list[dict] = []
     token = None
     version = ""
@@ -266,8 +268,10 @@ def _list_pages(path: str, label_selector: str | None, field_selector: str | Non
             query.append(("continue", token))
         answer, answer_size = _call_sized("GET", path, query)
         size += answer_size
-        items.extend(item for item in answer.get("items") or [] if isinstance(item, dict))
+        page = [item for item in answer.get("items") or [] if isinstance(item, dict)]
+        items.extend(map(transform, page) if transform else page)
         meta = answer.get("metadata") or {}
+        del answer, page
         version = version or str(meta.get("resourceVersion") or "")
         token = meta.get("continue")
         if not token:
@@ -372,6 +376,7 @@ class Source:
     label_selector: str | None = None
     field_selector: str | None = None
     required: bool = True
+    unread: tuple[str, ...] = ()  # top-level parts of each object no page reads (dropped on arrival)
 
 
 def sources(namespace: str) -> list[Source]:
@@ -386,7 +391,8 @@ def sources(namespace: str) -> list[Source]:
         Source("records", (f"/api/v1{ns}/configmaps",), CAMPAIGN_RECORDS),
         Source("status_records", (f"/api/v1{ns}/configmaps",), STATUS_RECORDS),
         Source("pipelines", (f"/api/v1{ns}/configmaps",), PIPELINE_CONFIGMAPS),
-        Source("pods", (f"/api/v1{ns}/pods",), JOB_PODS, UNFINISHED_PODS),
+        # A pod's spec is never read (only its metadata and status): at 800 running pods it is most of them.
+        Source("pods", (f"/api/v1{ns}/pods",), JOB_PODS, UNFINISHED_PODS, unread=("spec",)),
         Source("workloads", kueue(f"{ns}/workloads"), required=False),
         Source("local_queues", kueue(f"{ns}/localqueues"), required=False),
         Source("cluster_queues", kueue("/clusterqueues"), required=False),
@@ -404,12 +410,16 @@ def refused_sentence(source: Source, status: int) -> ClusterUnavailable:
     return ClusterUnavailable("The cluster's API does not serve the objects the campaign browser needs.", BROKEN)
 
 
-def list_source(source: Source) -> tuple[str, ListAnswer] | None:
-    """The first path of a source the cluster serves, and its list; None when an optional list is refused."""
+def list_source(source: Source, transform=None) -> tuple[str, ListAnswer] | None:
+    """The first path of a source the cluster serves, and its list; None when an optional list is refused.
+
+    `transform` is applied to each item as its page arrives, so a large list never holds every
+    item whole at once.
+    """
     last = 404
     for path in source.paths:
         try:
-            return path, list_with_version(path, source.label_selector, source.field_selector)
+            return path, list_with_version(path, source.label_selector, source.field_selector, transform)
         except NotReadable as refused:
             last = refused.status
             if refused.status != 404:

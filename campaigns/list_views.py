@@ -9,6 +9,7 @@ Nothing changed: 204 and no body. Views stay thin: the board projected the campa
 
 from __future__ import annotations
 
+import threading
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
@@ -27,6 +28,12 @@ from results.card_access import cards_for_readers
 
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
+ROW_CACHE_SIZE = 20_000
+
+# A line depends only on its campaign (one object per reading) and the list's options, so its HTML
+# and fingerprint are made once per reading and shared by every tab's page and poll.
+_rows: dict[tuple, tuple[str, str]] = {}
+_rows_lock = threading.Lock()
 
 
 def _options(request) -> dict:
@@ -65,9 +72,9 @@ class _Page:
         self.trouble_count = sum(1 for c in state.campaigns if c.in_trouble)
         self.digests: dict[tuple[str, str], str] = {}
         self.kept_in_place: list[overview.Row] = []
+        self.editions = {r.namespace: r.edition for r in state.readings}
         for row in self.rows:
-            html = self._render("campaigns/overview_row.html", {"row": row})
-            self.digests[("row", overview.ident(row.campaign))] = overview.fingerprint(html)
+            self.digests[("row", overview.ident(row.campaign))] = self._row_digest(row)
         for card in self.cards:
             html = self._render("campaigns/card.html", {"card": card})
             self.digests[("card", overview.ident(card.campaign))] = overview.fingerprint(html)
@@ -82,6 +89,31 @@ class _Page:
             "" if opened else f"#card-{overview.dom_key(key)}"
         )
         return row
+
+    def _row_digest(self, row: overview.Row) -> str:
+        """The fingerprint of a line, rendered once per reading and list options."""
+        campaign = row.campaign
+        key = (
+            campaign.namespace,
+            self.editions.get(campaign.namespace),
+            campaign.name,
+            row.opened,
+            row.open_url,
+            row.show_namespace,
+            row.search,
+            tuple(v.index for v in row.hits),
+            row.more_hits,
+        )
+        with _rows_lock:
+            cached = _rows.get(key)
+        if cached is None:
+            html = render_to_string("campaigns/overview_row.html", {"row": row})
+            cached = (html, overview.fingerprint(html))
+            with _rows_lock:
+                if len(_rows) >= ROW_CACHE_SIZE:
+                    _rows.clear()
+                _rows[key] = cached
+        return cached[1]
 
     def _render(self, template: str, context: dict) -> str:
         return render_to_string(template, {**context, "now": self.now}, request=self.request)
@@ -105,8 +137,7 @@ class _Page:
             key = overview.ident(campaign)
             if key in before and key not in kept:
                 row = self._row(overview.Match(campaign), several)
-                html = self._render("campaigns/overview_row.html", {"row": row})
-                self.digests[("row", key)] = overview.fingerprint(html)
+                self.digests[("row", key)] = self._row_digest(row)
                 self.kept_in_place.append(row)
                 if self.digests[("row", key)] != before[key].digest:
                     rows.append(row)
