@@ -22,7 +22,6 @@ import pytest
 
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
-from campaigns import views
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.browser import browser_type_launch_args  # noqa: F401 - Debian's Chromium
 from tests.fixtures.scene import demo_stack, scene  # noqa: F401 - the moving devstack scene
@@ -87,7 +86,6 @@ def watcher(scene, live_server, page, settings, session_key_file):  # noqa: F811
     settings.HTRFLOW_WRITE_STATUS = False
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     kube_module.clear_cache()
-    views.clear_projections()
     progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     page.add_init_script(OBSERVER)

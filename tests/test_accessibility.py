@@ -10,7 +10,6 @@ from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
 
 from campaigns import kube as kube_module
-from campaigns import views as campaign_views
 from devstack import content_json as cj
 from devstack import scene_store
 from devstack.scene_model import DONE
@@ -27,7 +26,6 @@ def logged_in(scene, live_server, page, settings, session_key_file):
     settings.HTRFLOW_SNAPSHOT_SECONDS = 5
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
-    campaign_views.clear_projections()
     cache.clear()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     yield page

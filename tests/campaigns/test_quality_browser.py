@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
-from campaigns import views
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -21,7 +20,6 @@ def logged_in(scene, live_server, page, settings, session_key_file):
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
-    views.clear_projections()
     progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     yield page
@@ -34,7 +32,7 @@ def card(page, scene, situation):
 
 def test_a_scored_campaign_shows_its_mean_and_worst_pages_linked_to_the_alto_viewer(scene, live_server, logged_in):
     page = logged_in
-    page.goto(live_server.url + "/")
+    page.goto(f"{live_server.url}/?open=htr-batch/{scene.scene.situations['quality_scored']}")
     scored = card(page, scene, "quality_scored").locator("section.quality")
     expect(scored.locator("h3")).to_have_text("Predicted quality")
     expect(scored.locator(".quality-figures")).to_contain_text(
@@ -54,7 +52,7 @@ def test_a_scored_campaign_shows_its_mean_and_worst_pages_linked_to_the_alto_vie
 
 def test_a_campaign_without_a_quality_step_says_nothing_about_quality(scene, live_server, logged_in):
     page = logged_in
-    page.goto(live_server.url + "/")
+    page.goto(f"{live_server.url}/?open=htr-batch/{scene.scene.situations['quality_unscored']}")
     unscored = card(page, scene, "quality_unscored")
     expect(unscored).to_be_visible()
     expect(unscored.locator("section.quality")).to_have_count(0)

@@ -206,12 +206,10 @@ def test_the_panel_copies_the_file_it_offers_for_download(scene, live_server, pa
     from django.core.cache import cache
 
     from campaigns import kube as kube_module
-    from campaigns import views as campaign_views
     from tests.fixtures.session import browser_login
 
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
-    campaign_views.clear_projections()
     cache.clear()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

@@ -11,7 +11,6 @@ from django.core.cache import cache
 from playwright.sync_api import expect
 
 from campaigns import kube as kube_module
-from campaigns import views as campaign_views
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -23,7 +22,6 @@ def logged_in(scene, live_server, page, settings, session_key_file):
     settings.HTRFLOW_SNAPSHOT_SECONDS = 5
     settings.HTRFLOW_WRITE_STATUS = False
     kube_module.clear_cache()
-    campaign_views.clear_projections()
     cache.clear()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     yield page
