@@ -119,7 +119,7 @@ def test_status_records_off_grants_no_write_and_installs_no_policy():
     assert of_kind(objects, "ValidatingAdmissionPolicy") == []
     assert of_kind(objects, "ValidatingAdmissionPolicyBinding") == []
     verbs = {verb for rule in one(objects, "Role")["rules"] for verb in rule["verbs"]}
-    assert verbs == {"list"}
+    assert verbs == {"list", "watch"}  # reads only: lists and the watches that follow them
     assert container_env(one(objects, "Deployment"))["HTRFLOW_WRITE_STATUS"]["value"] == "false"
 
 
