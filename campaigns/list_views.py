@@ -75,8 +75,11 @@ class _Page:
         self.editions = {r.namespace: r.edition for r in state.readings}
         for row in self.rows:
             self.digests[("row", overview.ident(row.campaign))] = self._row_digest(row)
+        # Each card is rendered once: its fingerprint, and (as an out-of-band swap) a poll's answer.
+        self.card_html: dict[str, str] = {}
         for card in self.cards:
-            html = self._render("campaigns/card.html", {"card": card})
+            html = self._render("campaigns/card.html", {"card": card, "oob": True})
+            self.card_html[overview.ident(card.campaign)] = html
             self.digests[("card", overview.ident(card.campaign))] = overview.fingerprint(html)
 
     def _row(self, match: overview.Match, several: bool) -> overview.Row:
@@ -227,7 +230,7 @@ def campaign_changes(request):
         {
             "changed_rows": changed_rows,
             "new_rows": new_rows,
-            "changed_cards": changed_cards,
+            "changed_cards_html": [page.card_html[overview.ident(c.campaign)] for c in changed_cards],
             "new_cards": new_cards,
             "removed_ids": ["row-" + overview.dom_key(each) for each in removed],
             "announcement": _announcement(newly_troubled),
