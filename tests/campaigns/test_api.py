@@ -221,3 +221,20 @@ def test_hostile_text_in_json_cannot_be_read_as_markup(cluster, results_client):
     response = results_client.get("/api/v1/jobs/htr-batch/hostile")
     assert b"<script>" not in response.content
     assert response.json()["volumes"][0]["reason"]["error"] == "<script>alert(1)</script>"
+
+
+def test_answers_from_an_old_reading_say_how_old_in_a_field_and_a_header(cluster, results_client):
+    from tests.fixtures.kube import cluster_goes_down
+
+    add_campaign(cluster, "still-going", volume_ids=["A1", "A2"], completed="0", active=1)
+    fresh = results_client.get("/api/v1/jobs")
+    assert fresh["X-Snapshot-Age"] == "0" and fresh.json()[0]["snapshot"]["stale"] is False
+    cluster_goes_down(cluster, status=429)
+    stale = results_client.get("/api/v1/jobs")
+    assert stale.status_code == 200
+    assert "X-Snapshot-Stale-Since" in stale
+    snapshot = stale.json()[0]["snapshot"]
+    assert snapshot["stale"] is True and snapshot["ageSeconds"] >= 0
+    assert "turning this site's reads away" in snapshot["sentence"]
+    detail = results_client.get(f"/api/v1/jobs/{NS}/still-going")
+    assert detail.json()["snapshot"]["stale"] is True and "X-Snapshot-Age" in detail
