@@ -53,10 +53,21 @@ class PodCache(BaseCache):
         connection = sqlite3.connect(
             self._directory / FILE_NAME, timeout=LOCK_WAIT_SECONDS, isolation_level=None, check_same_thread=False
         )
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=NORMAL")
-        for statement in _SCHEMA:
-            connection.execute(statement)
+        # Two processes opening a new file at once: switching it to WAL may answer "locked" at once
+        # rather than waiting, so the setup is tried again within the same wait.
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=NORMAL")
+                for statement in _SCHEMA:
+                    connection.execute(statement)
+                break
+            except sqlite3.OperationalError:
+                if time.monotonic() >= deadline:
+                    connection.close()
+                    raise
+                time.sleep(0.05)
         self._connection, self._pid = connection, os.getpid()
         return connection
 
