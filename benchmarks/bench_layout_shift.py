@@ -162,7 +162,11 @@ def test_layout_shift_while_the_scene_moves(scene, live_server, watcher, which, 
     page.wait_for_timeout(600)  # past the age of the snapshot read before the queued campaign
     page.set_viewport_size({"width": width, "height": WIDTHS[width]})
     swaps = []
-    page.on("response", lambda r: swaps.append(r.url) if "/card" in r.url or "watch=1" in r.url else None)
+    # Polls that brought something to swap in: a campaign page's card poll, the list's one poll (200, not 204).
+    page.on(
+        "response",
+        lambda r: swaps.append(r.url) if "/card" in r.url or ("/changes" in r.url and r.status == 200) else None,
+    )
     page.goto(live_server.url + _where(scene, which))
     page.wait_for_load_state("load")
     if position == "middle":
