@@ -76,4 +76,4 @@ def test_trailing_blank_lines_hold_no_volume():
 
 def test_a_malformed_line_is_an_unknown_volume_with_its_words():
     lines = volume_lines("good-1\thttps://x/1\nno tab here\n", 100)
-    assert 1 in lines.malformed and lines.ident(1) == "no tab here"
+    assert lines.malformed == frozenset({1}) and lines.ident(1) == "no tab here"
