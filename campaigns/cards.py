@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from campaigns import kube, progress
 from campaigns.models import Campaign, Volume, bounded
-from campaigns.quality import CampaignQuality, campaign_quality
+from campaigns.quality import CampaignQuality, campaign_quality, uncounted_words
 
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
@@ -146,13 +146,8 @@ class PageTally:
             if self.eligible == 1:
                 return f"In the one {kind.replace('volumes', 'volume', 1)}."
             return f"In all {self.eligible} {kind}."
-        missing = []
-        if self.forbidden:
-            missing.append(f"your account may not read {self.forbidden}")
-        unread = self.eligible - self.counted - self.forbidden
-        if unread:
-            missing.append(f"{unread} not read yet")
-        return f"Counted in {self.counted} of {self.eligible} {kind}; {' and '.join(missing)}."
+        missing = uncounted_words(self.counted, self.eligible, self.forbidden)
+        return f"Counted in {self.counted} of {self.eligible} {kind}; {missing}."
 
 
 def page_tally(volumes: list[Volume], report: progress.ProgressReport | None, running_only: bool = False) -> PageTally:

@@ -242,13 +242,8 @@ class CampaignQuality:
         """Which volumes the figures cover, in words ("" when all of them)."""
         if self.counted == self.eligible:
             return ""
-        missing = []
-        if self.forbidden:
-            missing.append(f"your account may not read {self.forbidden}")
-        unread = self.eligible - self.counted - self.forbidden
-        if unread:
-            missing.append(f"{unread} not read yet")
-        return f"From the {self.counted} of {self.eligible} volumes read so far; {' and '.join(missing)}."
+        missing = uncounted_words(self.counted, self.eligible, self.forbidden)
+        return f"From the {self.counted} of {self.eligible} volumes read so far; {missing}."
 
     def as_api(self) -> dict:
         return {
@@ -360,3 +355,14 @@ def pages_to_check(
         next_offset=offset + size if offset + size < total else None,
         previous_offset=max(0, offset - size) if offset else None,
     )
+
+
+def uncounted_words(counted: int, eligible: int, forbidden: int) -> str:
+    """Why some volumes are not in a figure: "your account may not read 2 and 3 not read yet"."""
+    missing = []
+    if forbidden:
+        missing.append(f"your account may not read {forbidden}")
+    unread = eligible - counted - forbidden
+    if unread:
+        missing.append(f"{unread} not read yet")
+    return " and ".join(missing)

@@ -7,29 +7,15 @@ from urllib.parse import quote
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from django.core.cache import cache
 
-from campaigns import kube as kube_module
 from devstack import content_json as cj
 from devstack import scene_store
 from devstack.scene_model import DONE
-from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
 WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 WIDTHS = (1400, 390)
 SCHEMES = ("light", "dark")
-
-
-@pytest.fixture
-def logged_in(scene, live_server, page, settings, session_key_file):
-    settings.HTRFLOW_SNAPSHOT_SECONDS = 5
-    settings.HTRFLOW_WRITE_STATUS = False
-    kube_module.clear_cache()
-    cache.clear()
-    browser_login(page, live_server.url, scene.store.accounts["full"])
-    yield page
-    kube_module.clear_cache()
 
 
 def addresses(scene, live_server) -> dict[str, str]:

@@ -7,25 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import expect
-
-from campaigns import kube as kube_module
-from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
 MOST_TABS = 10  # per step: the most Tab presses a step may take
-
-
-@pytest.fixture
-def logged_in(scene, live_server, page, settings, session_key_file):
-    settings.HTRFLOW_SNAPSHOT_SECONDS = 5
-    settings.HTRFLOW_WRITE_STATUS = False
-    kube_module.clear_cache()
-    cache.clear()
-    browser_login(page, live_server.url, scene.store.accounts["full"])
-    yield page
-    kube_module.clear_cache()
 
 
 def tab_to(page, selector: str, backwards: bool = False) -> int:
