@@ -29,6 +29,7 @@ from results.card_access import cards_for_readers
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
+MOST_ROWS_SHOWN = 2000  # rows a campaign page's poll refreshes at most (after "Load more" a few times)
 GONE_POLL_SECONDS = 60
 SEARCH_LIMIT = 64
 VOLUME_STATES = ("done", "failed", "active", "pending", "unknown")
@@ -124,12 +125,19 @@ def campaign_card(request, namespace, name):
             "name": name,
             "dom_id": f"card-{namespace}--{name}",
             "state": state,
-            "card_url": request.path,
+            "card_url": request.get_full_path(),
             "poll_seconds": GONE_POLL_SECONDS,
         }
         return render(request, "campaigns/card_gone.html", context, status=200 if request.htmx else 404)
-    card = build_cards(request, [campaign], now, state.stale)[0]
-    response = render(request, "campaigns/card.html", {"card": card, "now": now})
+    if request.GET.get("rows") == "1":
+        # The campaign page's poll: its card and the volume rows it shows, from the same reading.
+        shown = _whole(request.GET.get("rows_shown"), VOLUME_PAGE, maximum=MOST_ROWS_SHOWN)
+        context = _detail_context(request, campaign, state, now, shown=max(shown, VOLUME_PAGE))
+        card = context["card"]
+        response = render(request, "campaigns/detail_live.html", context)
+    else:
+        card = build_cards(request, [campaign], now, state.stale)[0]
+        response = render(request, "campaigns/card.html", {"card": card, "now": now})
     if request.htmx:
         metrics.poll_answered("card", f"{progress._person(request)} {request.path}", response.content)
     if request.htmx and not card.polls:
@@ -145,23 +153,39 @@ def campaign_detail(request, namespace, name):
     campaign, state = find_campaign(namespace, name, now)
     if campaign is None:
         return _not_found(request, namespace, name, state)
+    context = _detail_context(request, campaign, state, now, shown=VOLUME_PAGE)
+    if request.htmx and request.GET.get("fragment") == "rows":
+        return render(request, "campaigns/volume_rows.html", context)
+    return render(request, "campaigns/detail.html", context)
+
+
+def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown: int) -> dict:
+    """The campaign page: its card and the window of volume rows it shows, from one reading and one
+    progress read, so that the table is exactly as current as the card above it.
+
+    ``shown``: how many rows from ``offset`` the page shows (more than a page once "Load more" was used).
+    """
     wanted_state = request.GET.get("state", "")
     if wanted_state not in VOLUME_STATES:
         wanted_state = ""
     search = bounded(request.GET.get("q", ""), SEARCH_LIMIT)
     offset = _whole(request.GET.get("offset"), 0, maximum=len(campaign.volumes))
     # Only the rows shown become objects: the rest stay the Job's index sets (volume_list.Volumes).
-    page, matching = campaign.volumes.select(wanted_state, search, offset, VOLUME_PAGE)
+    page, matching = campaign.volumes.select(wanted_state, search, offset, shown)
     plan = CardReads.of(campaign)
     page_active = [v.progress_key for v in page if v.state == "active"]
     page_done = [v.progress_key for v in page if v.state == "done"]
     report = read_cards_progress(request, [plan], now, extra_keys=page_active, shown_done=page_done)
     rows = [volume_row(v, report, now) for v in page]
-    next_offset = offset + VOLUME_PAGE if offset + VOLUME_PAGE < matching else None
+    end = offset + len(page)
+    next_offset = end if end < matching else None
     several = len(served_namespaces()) > 1
     card = build_card(campaign, plan, report, now, several, state.stale, on_detail_page=True)
     base_query = {k: v for k, v in (("state", wanted_state), ("q", search)) if v}
-    context = {
+    # The card's poll brings the rows too (campaigns/detail_live.html): one poll for the page.
+    card.card_url += "?" + urlencode({"rows": "1", **base_query, "offset": offset})
+    card.poll_include = "#volume-shown"
+    return {
         "card": card,
         "campaign": campaign,
         "state": state,
@@ -181,9 +205,6 @@ def campaign_detail(request, namespace, name):
         "now": now,
         "rerun": rerun_views.panel(campaign),
     }
-    if request.htmx and request.GET.get("fragment") == "rows":
-        return render(request, "campaigns/volume_rows.html", context)
-    return render(request, "campaigns/detail.html", context)
 
 
 def _not_found(request, namespace, name, state: ClusterState):

@@ -47,6 +47,14 @@
     });
   });
 
+  /* The campaign page's poll refreshes as many volume rows as the page shows: "Load more" widens it. */
+  document.addEventListener("htmx:afterSettle", function () {
+    var shown = document.getElementById("volume-shown");
+    if (!shown) return;
+    var rows = document.querySelectorAll("#volume-rows tr.vol").length;
+    if (rows > Number(shown.value || 0)) shown.value = String(rows);
+  });
+
   if (window.htmx) {
     window.htmx.config.timeout = 15000;
   }
