@@ -175,8 +175,9 @@ class Card:
     polls: bool
     poll_seconds: int
     commands: list[str]
-    ops_facts: list[tuple[str, str]]
+    ops_facts: list[tuple[str, str, bool]]  # label, value, whether it gets a copy button
     on_detail_page: bool = False
+    poll_include: str = ""  # what else the card's poll sends (the campaign page: how many rows it shows)
     waiting: list[VolumeRow] = field(default_factory=list)  # started, waiting for the model cache
     failed_pages_note: str = ""  # a finished campaign's pages that failed, in words
     failed_pages_href: str = ""  # the run log of the first volume with failed pages
@@ -291,7 +292,12 @@ def _pending_in_queue(queue) -> str:
     return f"{queue.pending_in_queue} (all namespaces)"
 
 
-def operator_facts(campaign: Campaign) -> list[tuple[str, str]]:
+# Names and paths an operator pastes into a terminal get a copy button beside them.
+COPYABLE_FACTS = {"Job", "Jobs", "Campaign file", "Workload", "Pipeline", "Warm-up Job", "Cache directory",
+                  "Warm-up marker", "Results"}
+
+
+def operator_facts(campaign: Campaign) -> list[tuple[str, str, bool]]:
     warmup = campaign.warmup
     queue = campaign.queue
     facts = [
@@ -319,7 +325,7 @@ def operator_facts(campaign: Campaign) -> list[tuple[str, str]]:
         ("Image", campaign.record.image_digest),
         ("Results", campaign.results_prefix),
     ]
-    return [(label, bounded(value, 300)) for label, value in facts if value]
+    return [(label, bounded(value, 300), label in COPYABLE_FACTS) for label, value in facts if value]
 
 
 @dataclass

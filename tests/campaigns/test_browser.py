@@ -13,6 +13,7 @@ from campaigns import cards, list_views
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
+from tests.fixtures.kube import settled
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -34,8 +35,8 @@ def campaigns_page(scene, live_server, page, settings, session_key_file, monkeyp
     kube_module.clear_cache()
 
 
-def card(page, scene, situation):
-    name = scene.scene.situations[situation]
+def card(page, scene, situation, name=None):
+    name = name or scene.scene.situations[situation]
     return page.locator(f"article[id='card-htr-batch--{name}']")
 
 
@@ -84,7 +85,23 @@ def test_queued_campaigns_say_why_they_wait(scene, campaigns_page, live_server):
     for queued in (never_fits, no_class, paused):
         details = queued.locator("details.ops")
         details.locator("summary").click()
-        expect(details.locator("pre.commands")).to_contain_text("kubectl")
+        expect(details.locator("ul.commands")).to_contain_text("kubectl")
+
+
+def test_a_cards_kubectl_line_copies_by_keyboard_and_says_copied(scene, campaigns_page, live_server):
+    campaigns_page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_cards(campaigns_page, live_server.url, scene, "queued_never_fits")
+    details = card(campaigns_page, scene, "queued_never_fits").locator("details.ops")
+    details.locator("summary").focus()
+    campaigns_page.keyboard.press("Enter")
+    first_line = details.locator("ul.commands li").first
+    button = first_line.locator("button.copy-button")
+    expect(button).to_be_visible()
+    button.focus()
+    campaigns_page.keyboard.press("Enter")
+    expect(first_line.locator(".copy-status")).to_have_text("Copied")
+    copied = campaigns_page.evaluate("navigator.clipboard.readText()")
+    assert copied == first_line.locator("code").inner_text() and copied.startswith("kubectl ")
 
 
 def test_progress_advances_without_a_reload_while_the_simulator_runs(scene, campaigns_page, live_server):
@@ -122,6 +139,31 @@ def test_the_page_polls_once_for_all_it_shows_and_open_details_stay_open(scene, 
     assert not [url for url in requests if "/card" in url]  # no card polls its own: one poll for the page
     assert len({url.split("?")[0] for url in requests}) == 1
     expect(card(campaigns_page, scene, "running_mixed").locator("details.ops")).to_have_attribute("open", "")
+    for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
+        scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
+
+
+def test_a_campaign_pages_volume_table_moves_on_with_its_card_and_keeps_focus(scene, campaigns_page, live_server):
+    name = "table-follows-" + uuid.uuid4().hex[:6]
+    uid = str(uuid.uuid4())
+    job = campaign_job(name, uid, volumes=3, completed="0", active=1)
+    for obj in (job, campaign_record(name, ["F1", "F2", "F3"]), workload(name, uid), campaign_pod(name, 1)):
+        scene.kube.put(obj)
+    settled()
+    polls = []
+    campaigns_page.on("request", lambda r: polls.append(r.url) if "/card" in r.url else None)
+    campaigns_page.goto(f"{live_server.url}/campaigns/htr-batch/{name}")
+    row = campaigns_page.locator("tr[id='vol-F2']")
+    expect(row.locator(".state")).to_have_text("active")
+    link = campaigns_page.locator("a[id='vol-F2-log']")
+    link.focus()
+    job["status"] = {**job["status"], "completedIndexes": "0-1", "active": 1}
+    scene.kube.put(job)
+    expect(row.locator(".state")).to_have_text("done", timeout=20_000)
+    figures = card(campaigns_page, scene, None, name=name).locator(".meter .figures").first
+    expect(figures).to_contain_text("2 of 3 done")
+    assert campaigns_page.evaluate("document.activeElement.id") == "vol-F2-log"  # focus kept across the swap
+    assert polls and all("rows=1" in url for url in polls)  # one poll for the card and its rows
     for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
         scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
 

@@ -81,7 +81,9 @@ def test_the_list_polls_once_for_the_whole_page_and_a_campaign_page_polls_its_ca
     assert html.count("hx-trigger=") == 1 and 'id="list-poll"' in html
     running = page_text(results_client.get(f"/campaigns/{NS}/still-going"))
     finished = page_text(results_client.get(f"/campaigns/{NS}/all-done"))
-    assert 'hx-get="/campaigns/htr-batch/still-going/card"' in card_html(running, "still-going")
+    # the campaign page's one poll is its card's, and it brings the volume rows along
+    assert 'hx-get="/campaigns/htr-batch/still-going/card?rows=1&amp;offset=0"' in card_html(running, "still-going")
+    assert 'hx-include="#volume-shown"' in card_html(running, "still-going")
     assert "hx-trigger" not in card_html(finished, "all-done").split(">")[0]
 
 
@@ -102,6 +104,38 @@ def test_a_poll_of_a_running_campaign_returns_the_same_card_fragment(cluster, re
     html = page_text(response)
     assert html.lstrip().startswith('<article id="card-htr-batch--still-going"')
     assert "<html" not in html
+
+
+def test_a_campaign_page_poll_brings_its_volume_rows_from_the_same_reading_as_its_card(cluster, results_client):
+    uid = add_campaign(cluster, "moving-on", volume_ids=["A1", "A2", "A3"], completed="0", active=1)
+    cluster.put(campaign_pod("moving-on", 1))
+    page = page_text(results_client.get("/campaigns/htr-batch/moving-on?state=active"))
+    assert re.findall(r'<tr class="vol vol-(\w+)" role="row" id="vol-(\w+)"', page) == [("active", "A2")]
+    # A2 finishes and A3 starts: the card and the rows it polls for move on together
+    cluster.put(campaign_job("moving-on", uid, volumes=3, completed="0-1", active=1))
+    cluster.put(campaign_pod("moving-on", 2))
+    url = "/campaigns/htr-batch/moving-on/card?rows=1&state=active&offset=0&rows_shown=200"
+    settled()
+    answer = page_text(results_client.get(url, headers={"HX-Request": "true"}))
+    card, rest = answer.split("</article>", 1)
+    assert re.search(r"<strong>2</strong> of 3 done", card)
+    assert '<template><tbody id="volume-rows" role="rowgroup" hx-swap-oob="true">' in rest
+    assert re.findall(r'<tr class="vol vol-(\w+)" role="row" id="vol-(\w+)"', rest) == [("active", "A3")]
+    assert '<div id="volume-count" hx-swap-oob="true">' in rest and "1 volume matches" in rest
+    # the row links keep their ids across polls, so a person's focus stays where it was
+    assert 'id="vol-A3-log"' in rest
+
+
+def test_a_campaign_page_poll_refreshes_as_many_rows_as_the_page_shows(cluster, results_client):
+    ids = [f"V{i:04d}" for i in range(450)]
+    add_campaign(cluster, "big-one", volume_ids=ids, completed="0-299", active=0)
+    base = "/campaigns/htr-batch/big-one/card?rows=1&offset=0"
+    widened = page_text(results_client.get(base + "&rows_shown=400", headers={"HX-Request": "true"}))
+    assert widened.count('<tr class="vol ') == 400 and 'id="volume-rows-more"' in widened
+    nonsense = page_text(results_client.get(base + "&rows_shown=-5", headers={"HX-Request": "true"}))
+    assert nonsense.count('<tr class="vol ') == 200  # never less than a page
+    huge = page_text(results_client.get(base + "&rows_shown=99999", headers={"HX-Request": "true"}))
+    assert huge.count('<tr class="vol ') == 450 and 'id="volume-rows-more"' not in huge
 
 
 def test_a_failed_volume_has_its_sentence_and_run_log_link_on_one_row(cluster, results_client):
@@ -627,10 +661,14 @@ def test_operator_commands_start_with_those_for_what_is_wrong(cluster, results_c
     cluster.put(campaign_job("no-kueue", str(uuid.uuid4()), volumes=2, suspend=True))
     cluster.put(campaign_record("no-kueue", ["C1", "C2"]))
     card = card_html(page_text(results_client.get("/", {"open": f"{NS}/no-kueue"})), "no-kueue")
-    commands = re.search(r'<pre class="commands"[^>]*>(.*?)</pre>', card, re.S).group(1).splitlines()
-    assert commands[0] == "kubectl -n kueue-system get pods"
-    assert "kubectl -n htr-batch get job no-kueue" in commands
-    assert len(commands) == len(set(commands))
+    commands = re.findall(r'<code id="card-htr-batch--no-kueue-cmd-(\d+)">([^<]*)</code>', card)
+    assert commands[0][1] == "kubectl -n kueue-system get pods"
+    assert "kubectl -n htr-batch get job no-kueue" in [line for _, line in commands]
+    assert len(commands) == len({line for _, line in commands})
+    # each line has its own copy button naming the line it copies
+    for number, _ in commands:
+        assert f'data-copy="#card-htr-batch--no-kueue-cmd-{number}"' in card
+    assert 'aria-label="Copy the campaign file"' in card  # names and paths an operator pastes
 
 
 def test_an_ended_results_login_offers_a_link_to_log_in_again(cluster, results_client, monkeypatch):
