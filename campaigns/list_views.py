@@ -83,7 +83,9 @@ class _Page:
             self.digests[("card", overview.ident(card.campaign))] = overview.fingerprint(html)
 
     def _row(self, match: overview.Match, several: bool) -> overview.Row:
-        row = overview.row(match, card_builder.detail_url(match.campaign), several, self.options["q"])
+        row = overview.row(
+            match, card_builder.detail_url(match.campaign), several, self.options["q"], card_builder.log_href
+        )
         key = overview.ident(match.campaign)
         opened = key in self.options["open"]
         row.opened = opened
@@ -104,7 +106,7 @@ class _Page:
             row.open_url,
             row.show_namespace,
             row.search,
-            tuple(v.index for v in row.hits),
+            tuple(hit.volume.index for hit in row.hits),
             row.more_hits,
         )
         with _rows_lock:

@@ -92,6 +92,14 @@ def _volume_hits(campaign: Campaign, needle: str) -> list[Volume]:
     return [v for v in campaign.volumes if needle in v.id.lower()]
 
 
+@dataclass(frozen=True)
+class Hit:
+    """A volume a search found, with its run log when it has one (a failed one is a click from its log)."""
+
+    volume: Volume
+    log_href: str = ""
+
+
 @dataclass
 class Row:
     """One campaign on one line: state, progress, counts and the one sentence that matters."""
@@ -104,7 +112,7 @@ class Row:
     failed_percent: float
     opened: bool = False
     open_url: str = ""
-    hits: list[Volume] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
     more_hits: int = 0
     search: str = ""
 
@@ -117,7 +125,8 @@ class Row:
         return self.campaign.sentence.tone if self.campaign.sentence else "idle"
 
 
-def row(match: Match, detail_url: str, show_namespace: bool, search: str = "") -> Row:
+def row(match: Match, detail_url: str, show_namespace: bool, search: str = "", log_href=None) -> Row:
+    """One line; `log_href(volume)` gives a found volume's run-log link ("" when it has none yet)."""
     campaign = match.campaign
     total = campaign.counts.total or 0
     done = 100.0 * campaign.counts.done / total if total else 0.0
@@ -129,7 +138,7 @@ def row(match: Match, detail_url: str, show_namespace: bool, search: str = "") -
         show_namespace=show_namespace,
         done_percent=round(done, 2),
         failed_percent=round(min(failed, 100.0 - done), 2),
-        hits=match.hits,
+        hits=[Hit(v, log_href(v) if log_href else "") for v in match.hits],
         more_hits=match.more_hits,
         search=search,
     )

@@ -1,6 +1,7 @@
-"""From a campaign page to a failed volume's fix, by keyboard alone (issue: from a failed volume to its fix):
-the campaign page, the failed volume's run log, every error in order with wrap, a word found with "n of m",
-a failed page in the ALTO viewer, page 5, and back to the campaign. No mouse; each step is a few Tabs."""
+"""From the list to a failed volume's fix, by keyboard alone (issue: from a failed volume to its fix):
+the list's search finds the volume, its run log, every error in order with wrap, a word found with
+"n of m", a failed page in the ALTO viewer, page 5, back to the campaign, and the volume's row there.
+No mouse; each step is a few Tabs."""
 
 from __future__ import annotations
 
@@ -33,28 +34,31 @@ def errors_in_order(page) -> list[str]:
     return said
 
 
-def test_from_the_campaign_to_a_failed_page_and_back_by_keyboard(logged_in, scene, live_server):
+def test_from_the_list_to_a_failed_page_and_back_by_keyboard(logged_in, scene, live_server):
     page = logged_in
     campaign = scene.scene.campaign_of("verify_missing_pages")
     volume_id = scene.scene.volumes["verify_missing_pages"][0]
     steps = {}
 
-    # The campaign page: find the volume by its id, then open its run log.
-    page.goto(f"{live_server.url}/campaigns/{scene.scene.where.namespace}/{campaign.name}")
-    steps["to Skip to the volumes"] = tab_to(page, "a.skip[href='#volumes-title']")
+    # The list: the search box is the second skip link; what it finds comes first, with a run log link.
+    page.goto(f"{live_server.url}/")
+    steps["to Find a campaign or volume"] = tab_to(page, "a.skip[href='#list-q']")
     page.keyboard.press("Enter")
-    steps["to the volume filter"] = tab_to(page, "input[name=q]")
+    assert page.evaluate("document.activeElement.id") == "list-q"
     page.keyboard.type(volume_id)
     page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"[?&]q="))
-    expect(page.locator("#volume-rows tr.vol")).to_have_count(1)
-    page.focus("input[name=q]")  # where the filter left the person: in the field they typed in
-    steps["to the run log link"] = tab_to(page, "#volume-rows a[href^='/log']")
+    page.wait_for_url(re.compile(r"/\?q="))
+    steps["to Skip to what was found"] = tab_to(page, "a.skip[href='#overview-title']")
+    page.keyboard.press("Enter")
+    steps["to the found volume's run log"] = tab_to(page, "#overview-rows a.hit-log")
+    assert volume_id in page.evaluate("document.activeElement.textContent")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/log\?"))
 
     # Every error in order, and round to the first again.
-    steps["to Next error"] = tab_to(page, "#next-error")
+    steps["to Skip to the errors"] = tab_to(page, "a.skip[href='#next-error']")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "next-error"
     said = errors_in_order(page)
     count = len(said) - 1
     assert count >= 2
@@ -83,7 +87,9 @@ def test_from_the_campaign_to_a_failed_page_and_back_by_keyboard(logged_in, scen
     expect(page.locator("#alto-parse-problem")).to_contain_text("Page 12 has no ALTO file")
 
     # Page 5, through the go-to field.
-    steps["to Go to page"] = tab_to(page, "#goto-page")
+    steps["to Go to a page"] = tab_to(page, "a.skip[href='#goto-page']")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "goto-page"
     page.keyboard.press("Control+A")
     page.keyboard.type("5")
     page.keyboard.press("Enter")
@@ -91,10 +97,19 @@ def test_from_the_campaign_to_a_failed_page_and_back_by_keyboard(logged_in, scen
     expect(page.locator("h1")).to_contain_text(f"{volume_id} · page 5 of")
     expect(page.locator("#page-strip a.current")).to_have_attribute("aria-label", "Page 5")
 
-    # And back to the campaign.
+    # Back to the campaign, and the volume's row there: its filter finds it, its run log is a Tab away.
     steps["to the campaign"] = tab_to(page, "#crumb-campaign")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(rf"/campaigns/{scene.scene.where.namespace}/{campaign.name}$"))
     expect(page.locator("h1")).to_have_text(f"Campaign {campaign.name}")
+    steps["to Skip to the volumes"] = tab_to(page, "a.skip[href='#volumes-title']")
+    page.keyboard.press("Enter")
+    steps["to the volume filter"] = tab_to(page, "input[name=q]")
+    page.keyboard.type(volume_id)
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"[?&]q="))
+    expect(page.locator("#volume-rows tr.vol")).to_have_count(1)
+    page.focus("input[name=q]")  # where the filter left the person: in the field they typed in
+    steps["to the volume's run log link"] = tab_to(page, "#volume-rows a[href^='/log']")
     print("Tabs per step:", steps)
     assert all(presses <= MOST_TABS for presses in steps.values())
