@@ -46,6 +46,21 @@ def open_cards(page, base_url, scene, *situations):
     page.goto(f"{base_url}/?{query}")
 
 
+def add_running(scene, prefix, volume_ids):
+    """A campaign of its own for one test, its first volume done and its second running: name and Job."""
+    name = prefix + uuid.uuid4().hex[:6]
+    uid = str(uuid.uuid4())
+    job = campaign_job(name, uid, volumes=len(volume_ids), completed="0", active=1)
+    for obj in (job, campaign_record(name, volume_ids), workload(name, uid), campaign_pod(name, 1)):
+        scene.kube.put(obj)
+    return name, job
+
+
+def remove_campaign(scene, name):
+    for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
+        scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
+
+
 def test_the_list_shows_every_situation_with_failed_volume_rows_and_warm_up_chips(scene, campaigns_page, live_server):
     """One page load for what the list shows at rest (each check is separate from the moving ones)."""
     shown = ("running_mixed", "queued_turn", "succeeded", "warmup_failed", "job_gone", "paused_after_some")
@@ -118,11 +133,7 @@ def test_progress_advances_without_a_reload_while_the_simulator_runs(scene, camp
 
 
 def test_the_page_polls_once_for_all_it_shows_and_open_details_stay_open(scene, campaigns_page, live_server):
-    name = "ends-while-watched-" + uuid.uuid4().hex[:6]
-    uid = str(uuid.uuid4())
-    job = campaign_job(name, uid, volumes=2, completed="0", active=1)
-    for obj in (job, campaign_record(name, ["E1", "E2"]), workload(name, uid), campaign_pod(name, 1)):
-        scene.kube.put(obj)
+    name, job = add_running(scene, "ends-while-watched-", ["E1", "E2"])
     requests = []
     campaigns_page.on("request", lambda r: requests.append(r.url) if "/card" in r.url or "/changes" in r.url else None)
     running_name = scene.scene.situations["running_mixed"]
@@ -139,16 +150,11 @@ def test_the_page_polls_once_for_all_it_shows_and_open_details_stay_open(scene, 
     assert not [url for url in requests if "/card" in url]  # no card polls its own: one poll for the page
     assert len({url.split("?")[0] for url in requests}) == 1
     expect(card(campaigns_page, scene, "running_mixed").locator("details.ops")).to_have_attribute("open", "")
-    for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
-        scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
+    remove_campaign(scene, name)
 
 
 def test_a_campaign_pages_volume_table_moves_on_with_its_card_and_keeps_focus(scene, campaigns_page, live_server):
-    name = "table-follows-" + uuid.uuid4().hex[:6]
-    uid = str(uuid.uuid4())
-    job = campaign_job(name, uid, volumes=3, completed="0", active=1)
-    for obj in (job, campaign_record(name, ["F1", "F2", "F3"]), workload(name, uid), campaign_pod(name, 1)):
-        scene.kube.put(obj)
+    name, job = add_running(scene, "table-follows-", ["F1", "F2", "F3"])
     settled()
     polls = []
     campaigns_page.on("request", lambda r: polls.append(r.url) if "/card" in r.url else None)
@@ -164,8 +170,7 @@ def test_a_campaign_pages_volume_table_moves_on_with_its_card_and_keeps_focus(sc
     expect(figures).to_contain_text("2 of 3 done")
     assert campaigns_page.evaluate("document.activeElement.id") == "vol-F2-log"  # focus kept across the swap
     assert polls and all("rows=1" in url for url in polls)  # one poll for the card and its rows
-    for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
-        scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
+    remove_campaign(scene, name)
 
 
 def test_the_filters_and_the_search_find_campaigns_and_volumes(scene, campaigns_page, live_server):
@@ -183,7 +188,7 @@ def test_the_filters_and_the_search_find_campaigns_and_volumes(scene, campaigns_
     campaigns_page.fill("#list-q", volume.lower())
     campaigns_page.press("#list-q", "Enter")
     campaigns_page.wait_for_url(re.compile(r"q="))
-    hit = campaigns_page.locator(f"li[id='row-htr-batch--{running}'] .row-hits a", has_text=volume)
+    hit = campaigns_page.locator(f"li[id='row-htr-batch--{running}'] .row-hits a.mono", has_text=volume)
     expect(hit).to_be_visible()
     hit.click()
     campaigns_page.wait_for_url(re.compile(rf"/campaigns/htr-batch/{running}\?q="))
@@ -191,11 +196,7 @@ def test_the_filters_and_the_search_find_campaigns_and_volumes(scene, campaigns_
 
 
 def test_a_screen_reader_hears_once_when_a_campaign_newly_needs_attention(scene, campaigns_page, live_server):
-    name = "turns-bad-" + uuid.uuid4().hex[:6]
-    uid = str(uuid.uuid4())
-    job = campaign_job(name, uid, volumes=3, completed="0", active=1)
-    for obj in (job, campaign_record(name, ["T1", "T2", "T3"]), workload(name, uid), campaign_pod(name, 1)):
-        scene.kube.put(obj)
+    name, job = add_running(scene, "turns-bad-", ["T1", "T2", "T3"])
     campaigns_page.goto(live_server.url + "/")
     expect(campaigns_page.locator(f"li[id='row-htr-batch--{name}']")).to_be_visible(timeout=10_000)
     link = campaigns_page.locator(f"#row-htr-batch--{name}-link")
@@ -215,8 +216,7 @@ def test_a_screen_reader_hears_once_when_a_campaign_newly_needs_attention(scene,
     assert said == [f"{name} now needs attention: 1 volume failed."]
     assert campaigns_page.evaluate("document.activeElement.id") == f"row-htr-batch--{name}-link"  # focus kept
     assert campaigns_page.title().startswith("(")  # the tab's title counts campaigns that need attention
-    for kind, obj_name in (("Job", name), ("ConfigMap", f"campaign-{name}")):
-        scene.kube.delete("batch/v1" if kind == "Job" else "v1", kind, "htr-batch", obj_name)
+    remove_campaign(scene, name)
 
 
 @pytest.mark.parametrize("fault", [{"delay": 30}, {"status": 503}], ids=["slow", "failing"])
