@@ -4,7 +4,10 @@ Bounded per request: at most `limit` reads (24 by default), run in parallel on a
 thread pool, all of them waited for at most a few seconds together. Bounded per person: at most
 `BUDGET_READS` store reads per `BUDGET_SECONDS`, however many tabs and cards the person has open
 (the existing front end's bound). Answers are cached per person and key, so a person's tabs share
-them: a little longer than a poll period while the volume runs, an hour once its progress is final. An answer the
+them: a little longer than a poll period while the volume runs, an hour once its progress is final.
+A running volume's answer that has just aged out is still shown once while it is read again in the
+background (for at most `STALE_SECONDS`), so a poll never waits for the store to say what it said
+a moment ago; the reads, and their budget, are the same. An answer the
 store refuses is a state (`outcome`), never an error: a forbidden volume is marked on its row, an
 unreachable store or an ended session gets one sentence for the whole card.
 """
@@ -33,6 +36,7 @@ PROGRESS_MAX_BYTES = 64 * 1024
 RUNNING_SECONDS = 6  # longer than a poll period (5 s): a poll reads what changed since the last one
 BUDGET_READS = 100
 BUDGET_SECONDS = 5.0
+STALE_SECONDS = 30  # a running volume's last answer is shown while it is read again, for at most this long
 FINAL_SECONDS = 3600
 MISSING_SECONDS = 5
 FORBIDDEN_SECONDS = 60
@@ -72,6 +76,11 @@ VOLUME_SENTENCES = {
 # Answers live in their own in-process cache: done volumes' answers are kept an hour, and Django's
 # default local cache holds only 300 entries, which one large campaign would churn through.
 _answers = LocMemCache("htrbrowser-progress", {"OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}})
+
+# The last answer for each running volume, kept past its freshness to be shown while it is read again.
+_last = LocMemCache("htrbrowser-progress-last", {"OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}})
+_refreshing: set[str] = set()  # cache keys being read again in the background
+_refreshing_lock = threading.Lock()
 
 _pool = ThreadPoolExecutor(max_workers=6, thread_name_prefix="progress")
 _pool_lock = threading.Lock()
@@ -142,7 +151,10 @@ class ProgressReport:
 def clear_cache() -> None:
     """Forget every cached answer and spent budget (tests and benchmarks start from nothing)."""
     _answers.clear()
+    _last.clear()
     _budget.clear()
+    with _refreshing_lock:
+        _refreshing.clear()
 
 
 def _person(request) -> str:
@@ -180,6 +192,8 @@ def _remember(person: str, key: str, outcome: str, data) -> None:
     if outcome == "":
         stage = data.get("stage") if isinstance(data, dict) else None
         seconds = FINAL_SECONDS if stage in FINAL_STAGES else RUNNING_SECONDS
+        if stage not in FINAL_STAGES:
+            _last.set(_cache_key(person, key), (outcome, data), STALE_SECONDS)
     elif outcome == NOT_FOUND:
         seconds = MISSING_SECONDS
     elif outcome == FORBIDDEN:
@@ -216,17 +230,29 @@ def read_progress(
     wanted = list(dict.fromkeys(keys))
     cache_keys = {key: _cache_key(person, key) for key in wanted}
     cached = _answers.get_many(list(cache_keys.values()))
+    missing = [cache_keys[key] for key in wanted if cache_keys[key] not in cached]
+    last = _last.get_many(missing) if missing else {}
     answers: dict[str, tuple[str, object]] = {}
-    to_read = []
+    to_read, to_refresh = [], []
     extra_reads = 0
     for key in wanted:
         if cache_keys[key] in cached:
             answers[key] = cached[cache_keys[key]]
-        elif len(to_read) < limit and (key not in extra or extra_reads < extra_limit):
+        elif len(to_read) + len(to_refresh) >= limit or (key in extra and extra_reads >= extra_limit):
+            continue
+        elif cache_keys[key] in last:
+            answers[key] = last[cache_keys[key]]  # shown now, read again for the next poll
+            to_refresh.append(key)
+        else:
             to_read.append(key)
             extra_reads += key in extra
-    to_read = to_read[: _budget.take(person, len(to_read))]
-    report.reads = len(to_read)
+    to_refresh = _claim(person, to_refresh)  # another tab's poll may be reading some already
+    granted = _budget.take(person, len(to_read) + len(to_refresh))
+    to_read = to_read[:granted]
+    _release(person, to_refresh[granted - len(to_read):])
+    to_refresh = to_refresh[: granted - len(to_read)]
+    report.reads = len(to_read) + len(to_refresh)
+    _refresh_in_background(reader, person, to_refresh)
     answers.update(_read_in_parallel(reader, person, to_read))
     for key in wanted:
         outcome, data = answers.get(key, (NOT_ASKED, None))
@@ -237,6 +263,39 @@ def read_progress(
         if outcome in CARD_SENTENCES and not report.card_outcome:
             report.card_outcome = outcome
     return report
+
+
+def _claim(person: str, keys: list[str]) -> list[str]:
+    """The keys no one is reading again yet, now marked as being read."""
+    claimed = []
+    with _refreshing_lock:
+        for key in keys:
+            marker = _cache_key(person, key)
+            if marker not in _refreshing:
+                _refreshing.add(marker)
+                claimed.append(key)
+    return claimed
+
+
+def _release(person: str, keys: list[str]) -> None:
+    with _refreshing_lock:
+        for key in keys:
+            _refreshing.discard(_cache_key(person, key))
+
+
+def _refresh_in_background(reader, person: str, keys: list[str]) -> None:
+    """Read these (claimed) keys again without waiting: the answers land in the cache for the next poll."""
+
+    def read(key: str) -> None:
+        try:
+            outcome, data = _fetch(reader, key)
+            _remember(person, key, outcome, data)
+        finally:
+            _release(person, [key])
+
+    for key in keys:
+        with _pool_lock:
+            _pool.submit(read, key)
 
 
 def _read_in_parallel(reader, person: str, keys: list[str]) -> dict[str, tuple[str, object]]:

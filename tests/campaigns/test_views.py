@@ -525,6 +525,32 @@ def test_progress_is_cached_per_person_and_key(fake_reader):
     assert reader.asked == [key, key]  # another person asks the store with their own account
 
 
+def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_background(fake_reader):
+    import time
+
+    from django.utils import timezone
+
+    key = "htr-batch/p/V1/progress.json"
+    answers = {key: {"stage": "stream", "pages_total": 10, "pages_done": 4}}
+    reader = fake_reader(answers)
+    progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
+    progress_module._answers.delete(progress_module._cache_key(progress_module._person(PersonRequest("anna")), key))
+    answers[key] = {"stage": "stream", "pages_total": 10, "pages_done": 7}
+    aged = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
+    assert aged.get(key).progress.done == 4  # what the store said a moment ago, without waiting for it
+    assert aged.reads == 1  # and the read again costs the same budget as a read
+    for _ in range(100):
+        if len(reader.asked) == 2 and not progress_module._refreshing:
+            break
+        time.sleep(0.02)
+    assert reader.asked == [key, key]
+    fresh = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
+    assert fresh.get(key).progress.done == 7 and reader.asked == [key, key]  # the next poll has the new answer
+    # someone else never sees anna's last answer: their first read waits for the store
+    other = progress_module.read_progress(PersonRequest("bertil"), [key], timezone.now())
+    assert other.get(key).progress.done == 7 and reader.asked == [key, key, key]
+
+
 def test_an_ended_session_and_a_forbidden_volume_each_have_their_words(fake_reader):
     from django.utils import timezone
 
