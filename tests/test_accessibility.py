@@ -33,6 +33,7 @@ def addresses(scene, live_server) -> dict[str, str]:
     base = live_server.url
     return {
         "list": f"{base}/",
+        "list searched for a volume": f"{base}/?q={quote(failed.id)}",
         "campaign with failed volumes": f"{base}/campaigns/{where.namespace}/{parish.name}",
         "finished campaign": f"{base}/campaigns/{where.namespace}/{finished.name}",
         "failed volume's log": f"{base}/log?log={log}",
@@ -62,6 +63,8 @@ def test_axe_finds_no_wcag_22_aa_violation_on_any_page(logged_in, scene, live_se
             for name, url in pages.items():
                 page.goto(url)
                 page.wait_for_load_state("load")
+                # what is folded away is checked too: operator details, their copy buttons, facts
+                page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
                 found = violations_of(page)
                 if found:
                     problems[f"{name} at {width} px, {scheme}"] = found

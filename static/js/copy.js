@@ -1,5 +1,6 @@
 // Copy buttons: <button class="copy-button" data-copy="#id"> copies the text of the element it names
 // (or data-copy-text) and says "Copied" in its own label for a moment, so a screen reader hears it too.
+// An element with an id and data-copy-label gets such a button made for it here.
 (function () {
   "use strict";
   if (window.htrCopyButtons) return;
@@ -54,8 +55,25 @@
     var button = event.target.closest && event.target.closest(".copy-button");
     if (button) copy(button);
   });
+  /* An element with data-copy-label and an id gets its copy button beside it, made here. */
+  function addButtons() {
+    document.querySelectorAll("[data-copy-label][id]").forEach(function (source) {
+      var next = source.nextElementSibling;
+      if (next && next.classList.contains("copy-button")) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy-button";
+      button.setAttribute("data-copy", "#" + CSS.escape(source.id));
+      button.setAttribute("aria-label", source.getAttribute("data-copy-label"));
+      button.setAttribute("aria-describedby", source.id);
+      button.textContent = "Copy";
+      source.after(button);
+      button.before(document.createTextNode(" "));
+    });
+  }
   function reveal() {
     document.querySelectorAll(".copy-button[hidden]").forEach(function (b) { b.hidden = false; });
+    addButtons();
   }
   reveal();
   document.addEventListener("DOMContentLoaded", reveal);

@@ -170,7 +170,7 @@ def test_the_campaign_page_offers_the_file_and_the_download_gives_the_same_text(
     assert response["Content-Disposition"] == 'attachment; filename="parish-rerun-1.yaml"'
     text = response.content.decode()
     assert [e["id"] for e in entries_of(text)] == ["1871", "loose-scans-0042", "old-render"]
-    shown = html.split('<pre id="rerun-file">')[1].split("</pre>")[0]
+    shown = html.split('<pre id="rerun-file"')[1].split(">", 1)[1].split("</pre>")[0]
     assert shown.replace("&quot;", '"').replace("&#x27;", "'") == text
 
 

@@ -687,14 +687,14 @@ def test_operator_commands_start_with_those_for_what_is_wrong(cluster, results_c
     cluster.put(campaign_job("no-kueue", str(uuid.uuid4()), volumes=2, suspend=True))
     cluster.put(campaign_record("no-kueue", ["C1", "C2"]))
     card = card_html(page_text(results_client.get("/", {"open": f"{NS}/no-kueue"})), "no-kueue")
-    commands = re.findall(r'<code id="card-htr-batch--no-kueue-cmd-(\d+)">([^<]*)</code>', card)
+    commands = re.findall(r'<code id="card-htr-batch--no-kueue-cmd-(\d+)"[^>]*>([^<]*)</code>', card)
     assert commands[0][1] == "kubectl -n kueue-system get pods"
     assert "kubectl -n htr-batch get job no-kueue" in [line for _, line in commands]
     assert len(commands) == len({line for _, line in commands})
-    # each line has its own copy button naming the line it copies
+    # each line gets its own copy button (made by copy.js) naming the line it copies
     for number, _ in commands:
-        assert f'data-copy="#card-htr-batch--no-kueue-cmd-{number}"' in card
-    assert 'aria-label="Copy the campaign file"' in card  # names and paths an operator pastes
+        assert f'id="card-htr-batch--no-kueue-cmd-{number}" data-copy-label="Copy kubectl line {number}"' in card
+    assert 'data-copy-label="Copy the campaign file"' in card  # names and paths an operator pastes
 
 
 def test_an_ended_results_login_offers_a_link_to_log_in_again(cluster, results_client, monkeypatch):
