@@ -198,6 +198,8 @@ class Board:
 
 
 def _older(version: str, wanted: int) -> bool:
+    if not version:
+        return True  # listing again (after a 410): behind whatever the server has
     try:
         return int(version) < wanted
     except ValueError:

@@ -81,9 +81,13 @@ _answers = LocMemCache("htrbrowser-progress", {"OPTIONS": {"MAX_ENTRIES": 50_000
 _last = LocMemCache("htrbrowser-progress-last", {"OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}})
 _refreshing: set[str] = set()  # cache keys being read again in the background
 _refreshing_lock = threading.Lock()
+_generation = [0]  # bumped by clear_cache: a read again that began before lands nowhere
+REFRESHING_MOST = 64  # reads again in flight at most; past that the last answer stands until STALE_SECONDS
 
 _pool = ThreadPoolExecutor(max_workers=6, thread_name_prefix="progress")
 _pool_lock = threading.Lock()
+# Reads again have their own threads: however many queue up, they never delay a read a page waits for.
+_refresh_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="progress-again")
 
 
 class _Budget:
@@ -155,6 +159,7 @@ def clear_cache() -> None:
     _budget.clear()
     with _refreshing_lock:
         _refreshing.clear()
+        _generation[0] += 1
 
 
 def _person(request) -> str:
@@ -243,6 +248,7 @@ def read_progress(
         elif cache_keys[key] in last:
             answers[key] = last[cache_keys[key]]  # shown now, read again for the next poll
             to_refresh.append(key)
+            extra_reads += key in extra
         else:
             to_read.append(key)
             extra_reads += key in extra
@@ -266,12 +272,12 @@ def read_progress(
 
 
 def _claim(person: str, keys: list[str]) -> list[str]:
-    """The keys no one is reading again yet, now marked as being read."""
+    """The keys no one is reading again yet, now marked as being read (as many as may be in flight)."""
     claimed = []
     with _refreshing_lock:
         for key in keys:
             marker = _cache_key(person, key)
-            if marker not in _refreshing:
+            if marker not in _refreshing and len(_refreshing) < REFRESHING_MOST:
                 _refreshing.add(marker)
                 claimed.append(key)
     return claimed
@@ -286,16 +292,23 @@ def _release(person: str, keys: list[str]) -> None:
 def _refresh_in_background(reader, person: str, keys: list[str]) -> None:
     """Read these (claimed) keys again without waiting: the answers land in the cache for the next poll."""
 
+    generation = _generation[0]
+
     def read(key: str) -> None:
         try:
             outcome, data = _fetch(reader, key)
+            if _generation[0] != generation:
+                return  # the cache was cleared meanwhile (tests): this answer belongs to no one now
             _remember(person, key, outcome, data)
+            if outcome != "":
+                # The store refused or is down: the next poll asks in the foreground and says so,
+                # instead of showing the last answer as if nothing had happened.
+                _last.delete(_cache_key(person, key))
         finally:
             _release(person, [key])
 
     for key in keys:
-        with _pool_lock:
-            _pool.submit(read, key)
+        _refresh_pool.submit(read, key)
 
 
 def _read_in_parallel(reader, person: str, keys: list[str]) -> dict[str, tuple[str, object]]:

@@ -21,7 +21,15 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from campaigns import kube, progress, rerun_views
-from campaigns.cards import CardReads, build_card, build_cards, forbidden_note, read_cards_progress, volume_row
+from campaigns.cards import (
+    CardReads,
+    build_card,
+    build_cards,
+    detail_url,
+    forbidden_note,
+    read_cards_progress,
+    volume_row,
+)
 from campaigns.models import Campaign, bounded
 from campaigns.quality import pages_to_check
 from htrbrowser import metrics
@@ -131,8 +139,11 @@ def campaign_card(request, namespace, name):
         return render(request, "campaigns/card_gone.html", context, status=200 if request.htmx else 404)
     if request.GET.get("rows") == "1":
         # The campaign page's poll: its card and the volume rows it shows, from the same reading.
-        shown = _whole(request.GET.get("rows_shown"), VOLUME_PAGE, maximum=MOST_ROWS_SHOWN)
-        context = _detail_context(request, campaign, state, now, shown=max(shown, VOLUME_PAGE))
+        # A page showing more rows than a poll refreshes keeps them as they are (the card still moves on).
+        shown = max(_whole(request.GET.get("rows_shown"), VOLUME_PAGE, maximum=MOST_ROWS_SHOWN + 1), VOLUME_PAGE)
+        refreshed = shown if shown <= MOST_ROWS_SHOWN else 0
+        context = _detail_context(request, campaign, state, now, shown=refreshed or VOLUME_PAGE, for_poll=True)
+        context["rows_window"] = refreshed
         card = context["card"]
         response = render(request, "campaigns/detail_live.html", context)
     else:
@@ -159,11 +170,12 @@ def campaign_detail(request, namespace, name):
     return render(request, "campaigns/detail.html", context)
 
 
-def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown: int) -> dict:
+def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown: int, for_poll=False) -> dict:
     """The campaign page: its card and the window of volume rows it shows, from one reading and one
     progress read, so that the table is exactly as current as the card above it.
 
     ``shown``: how many rows from ``offset`` the page shows (more than a page once "Load more" was used).
+    ``for_poll``: only what the card's poll answers with (no re-run panel, no pages to check).
     """
     wanted_state = request.GET.get("state", "")
     if wanted_state not in VOLUME_STATES:
@@ -182,6 +194,7 @@ def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown
     several = len(served_namespaces()) > 1
     card = build_card(campaign, plan, report, now, several, state.stale, on_detail_page=True)
     base_query = {k: v for k, v in (("state", wanted_state), ("q", search)) if v}
+    page_url = detail_url(campaign)
     # The card's poll brings the rows too (campaigns/detail_live.html): one poll for the page.
     card.card_url += "?" + urlencode({"rows": "1", **base_query, "offset": offset})
     card.poll_include = "#volume-shown"
@@ -192,18 +205,19 @@ def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown
         "rows": rows,
         "matching": matching,
         "offset": offset,
-        "next_url": (request.path + "?" + urlencode({**base_query, "offset": next_offset})) if next_offset else "",
+        # From the campaign's own address: the card's poll renders these rows too, under another path.
+        "next_url": (page_url + "?" + urlencode({**base_query, "offset": next_offset})) if next_offset else "",
         "previous_url": (
-            request.path + "?" + urlencode({**base_query, "offset": max(0, offset - VOLUME_PAGE)}) if offset else ""
+            page_url + "?" + urlencode({**base_query, "offset": max(0, offset - VOLUME_PAGE)}) if offset else ""
         ),
         "wanted_state": wanted_state,
         "search": search,
         "state_choices": [("", "All states")] + [(s, s.capitalize()) for s in VOLUME_STATES],
         "progress_sentence": report.card_sentence if page_active else "",
         "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
-        "pages_to_check": pages_to_check(card.quality, request.GET.get("check")),
+        "pages_to_check": None if for_poll else pages_to_check(card.quality, request.GET.get("check")),
         "now": now,
-        "rerun": rerun_views.panel(campaign),
+        "rerun": None if for_poll else rerun_views.panel(campaign),
     }
 
 

@@ -47,12 +47,24 @@
     });
   });
 
-  /* The campaign page's poll refreshes as many volume rows as the page shows: "Load more" widens it. */
-  document.addEventListener("htmx:afterSettle", function () {
-    var shown = document.getElementById("volume-shown");
-    if (!shown) return;
+  /* The campaign page's poll refreshes as many volume rows as the page shows: "Load more" widens that
+     window as soon as it is asked, and an answer for a narrower window (a poll sent before it) is not
+     swapped in, so rows just loaded never disappear. */
+  var VOLUME_PAGE = 200;
+  function shownRows() { return document.getElementById("volume-shown"); }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var shown = shownRows();
+    if (!shown || !event.detail.elt || event.detail.elt.id !== "volume-rows-more") return;
     var rows = document.querySelectorAll("#volume-rows tr.vol").length;
-    if (rows > Number(shown.value || 0)) shown.value = String(rows);
+    shown.value = String(Math.max(Number(shown.value || 0), rows + VOLUME_PAGE));
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var shown = shownRows();
+    var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!shown || !incoming || incoming.id !== "volume-rows") return;
+    if (Number(incoming.getAttribute("data-window") || 0) < Number(shown.value || 0)) {
+      event.detail.shouldSwap = false;
+    }
   });
 
   if (window.htmx) {

@@ -55,12 +55,12 @@
     var button = event.target.closest && event.target.closest(".copy-button");
     if (button) copy(button);
   });
-  /* An element with data-copy-label and an id gets its copy button beside it, made here. */
   function addButtons() {
     document.querySelectorAll("[data-copy-label][id]").forEach(function (source) {
       var next = source.nextElementSibling;
       if (next && next.classList.contains("copy-button")) return;
       var button = document.createElement("button");
+      button.id = source.id + "-copy";  // an id, so htmx can give focus back after a swap
       button.type = "button";
       button.className = "copy-button";
       button.setAttribute("data-copy", "#" + CSS.escape(source.id));

@@ -161,15 +161,36 @@ def test_a_campaign_pages_volume_table_moves_on_with_its_card_and_keeps_focus(sc
     campaigns_page.goto(f"{live_server.url}/campaigns/htr-batch/{name}")
     row = campaigns_page.locator("tr[id='vol-F2']")
     expect(row.locator(".state")).to_have_text("active")
-    link = campaigns_page.locator("a[id='vol-F2-log']")
+    link = campaigns_page.locator("a[id='log-of-F2']")
     link.focus()
     job["status"] = {**job["status"], "completedIndexes": "0-1", "active": 1}
     scene.kube.put(job)
     expect(row.locator(".state")).to_have_text("done", timeout=20_000)
     figures = card(campaigns_page, scene, None, name=name).locator(".meter .figures").first
     expect(figures).to_contain_text("2 of 3 done")
-    assert campaigns_page.evaluate("document.activeElement.id") == "vol-F2-log"  # focus kept across the swap
+    assert campaigns_page.evaluate("document.activeElement.id") == "log-of-F2"  # focus kept across the swap
     assert polls and all("rows=1" in url for url in polls)  # one poll for the card and its rows
+    remove_campaign(scene, name)
+
+
+def test_rows_loaded_with_load_more_stay_through_the_campaign_pages_polls(scene, campaigns_page, live_server):
+    ids = [f"M{i:04d}" for i in range(450)]
+    name, _job = add_running(scene, "many-rows-", ids)
+    settled()
+    campaigns_page.goto(f"{live_server.url}/campaigns/htr-batch/{name}")
+    rows = campaigns_page.locator("#volume-rows tr.vol")
+    expect(rows).to_have_count(200)
+    campaigns_page.locator("#volume-rows-more").focus()
+    campaigns_page.keyboard.press("Enter")
+    expect(rows).to_have_count(400)
+    with campaigns_page.expect_response(lambda r: "rows=1" in r.url, timeout=20_000) as polled:
+        pass
+    assert "rows_shown=400" in polled.value.url  # the poll asks for every row the page shows
+    campaigns_page.wait_for_timeout(300)  # its answer swapped in
+    expect(rows).to_have_count(400)
+    expect(campaigns_page.locator("#volume-rows-more")).to_have_attribute(
+        "href", f"/campaigns/htr-batch/{name}?offset=400"
+    )
     remove_campaign(scene, name)
 
 

@@ -119,11 +119,11 @@ def test_a_campaign_page_poll_brings_its_volume_rows_from_the_same_reading_as_it
     answer = page_text(results_client.get(url, headers={"HX-Request": "true"}))
     card, rest = answer.split("</article>", 1)
     assert re.search(r"<strong>2</strong> of 3 done", card)
-    assert '<template><tbody id="volume-rows" role="rowgroup" hx-swap-oob="true">' in rest
+    assert '<template><tbody id="volume-rows" role="rowgroup" hx-swap-oob="true" data-window="200">' in rest
     assert re.findall(r'<tr class="vol vol-(\w+)" role="row" id="vol-(\w+)"', rest) == [("active", "A3")]
     assert '<div id="volume-count" hx-swap-oob="true">' in rest and "1 volume matches" in rest
     # the row links keep their ids across polls, so a person's focus stays where it was
-    assert 'id="vol-A3-log"' in rest
+    assert 'id="log-of-A3"' in rest
 
 
 def test_a_campaign_page_poll_refreshes_as_many_rows_as_the_page_shows(cluster, results_client):
@@ -131,11 +131,32 @@ def test_a_campaign_page_poll_refreshes_as_many_rows_as_the_page_shows(cluster, 
     add_campaign(cluster, "big-one", volume_ids=ids, completed="0-299", active=0)
     base = "/campaigns/htr-batch/big-one/card?rows=1&offset=0"
     widened = page_text(results_client.get(base + "&rows_shown=400", headers={"HX-Request": "true"}))
-    assert widened.count('<tr class="vol ') == 400 and 'id="volume-rows-more"' in widened
+    assert widened.count('<tr class="vol ') == 400 and 'data-window="400"' in widened
+    # "Load more" in rows a poll brought still loads from the campaign page, not from the card's address
+    more = re.search(r'id="volume-rows-more" class="button" href="([^"]+)" hx-get="([^"]+)"', widened)
+    assert more.groups() == (
+        "/campaigns/htr-batch/big-one?offset=400",
+        "/campaigns/htr-batch/big-one?offset=400&amp;fragment=rows",
+    )
     nonsense = page_text(results_client.get(base + "&rows_shown=-5", headers={"HX-Request": "true"}))
     assert nonsense.count('<tr class="vol ') == 200  # never less than a page
+    everything = page_text(results_client.get(base + "&rows_shown=2000", headers={"HX-Request": "true"}))
+    assert everything.count('<tr class="vol ') == 450 and 'id="volume-rows-more"' not in everything
+    # more rows shown than a poll refreshes: the card moves on, the rows are left as they are
     huge = page_text(results_client.get(base + "&rows_shown=99999", headers={"HX-Request": "true"}))
-    assert huge.count('<tr class="vol ') == 450 and 'id="volume-rows-more"' not in huge
+    assert '<article id="card-htr-batch--big-one"' in huge and 'id="volume-rows"' not in huge
+
+
+def test_a_campaign_page_with_no_matching_row_yet_has_a_table_its_poll_can_fill(cluster, results_client):
+    uid = add_campaign(cluster, "nothing-failed", volume_ids=["A1", "A2"], completed="0", active=1)
+    page = page_text(results_client.get("/campaigns/htr-batch/nothing-failed?state=failed"))
+    assert '<tbody id="volume-rows" role="rowgroup">' in page and "No volume matches." in page
+    cluster.put(campaign_job("nothing-failed", uid, volumes=2, completed="0", failed="1"))
+    settled()
+    url = "/campaigns/htr-batch/nothing-failed/card?rows=1&state=failed&offset=0&rows_shown=0"
+    answer = page_text(results_client.get(url, headers={"HX-Request": "true"}))
+    assert re.findall(r'<tr class="vol vol-(\w+)" role="row" id="vol-(\w+)"', answer) == [("failed", "A2")]
+    assert "No volume matches." not in answer
 
 
 def test_a_failed_volume_has_its_sentence_and_run_log_link_on_one_row(cluster, results_client):
@@ -546,9 +567,22 @@ def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_back
     assert reader.asked == [key, key]
     fresh = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
     assert fresh.get(key).progress.done == 7 and reader.asked == [key, key]  # the next poll has the new answer
+    # a read again that the store refuses drops the last answer: the next poll asks and says so
+    progress_module._answers.delete(progress_module._cache_key(progress_module._person(PersonRequest("anna")), key))
+    from results.outcomes import Outcome
+
+    answers[key] = Outcome.UNREACHABLE
+    assert progress_module.read_progress(PersonRequest("anna"), [key], timezone.now()).get(key).progress.done == 7
+    for _ in range(100):
+        if len(reader.asked) == 3 and not progress_module._refreshing:
+            break
+        time.sleep(0.02)
+    refused = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
+    assert refused.card_outcome == progress_module.UNREACHABLE and refused.get(key).progress is None
+    answers[key] = {"stage": "stream", "pages_total": 10, "pages_done": 7}
     # someone else never sees anna's last answer: their first read waits for the store
     other = progress_module.read_progress(PersonRequest("bertil"), [key], timezone.now())
-    assert other.get(key).progress.done == 7 and reader.asked == [key, key, key]
+    assert other.get(key).progress.done == 7 and reader.asked == [key] * 5
 
 
 def test_an_ended_session_and_a_forbidden_volume_each_have_their_words(fake_reader):
