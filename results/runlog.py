@@ -12,15 +12,14 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from htrbrowser.text import INVISIBLE, reveal_invisible
+
 # ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-byte ESC codes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# Invisible formatting characters: bidirectional overrides, embeddings and isolates can make a line read in a
-# different order than it is written, and zero-width ones hide inside words. They are shown as ⟨U+XXXX⟩.
-_INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-_NEEDS_CLEANING = re.compile(
-    "[\x1b\r\x9b\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
-)  # what ``clean`` removes from between letters or turns into visible symbols
+# Invisible formatting characters (bidirectional overrides, zero-width ones) are shown as ⟨U+XXXX⟩ by
+# htrbrowser.text.reveal_invisible, the one rule for every page.
+_NEEDS_CLEANING = re.compile(f"[\x1b\r\x9b{INVISIBLE}]")  # what ``clean`` removes or turns into visible symbols
 _TIME = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
 _LEVEL = r"DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL"
 _LOGGING_LINE = re.compile(
@@ -106,12 +105,6 @@ def clean(text: str) -> str:
         text = pieces[-1] if pieces else ""
     text = _CONTROL.sub(lambda m: chr(0x2400 + ord(m.group())) if ord(m.group()) < 32 else "\ufffd", text)
     return reveal_invisible(text)
-
-
-def reveal_invisible(text: str) -> str:
-    """Show bidirectional and zero-width formatting characters as visible ``⟨U+202E⟩`` symbols, so that
-    nothing can reorder or hide part of a line on the page."""
-    return _INVISIBLE.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", text)
 
 
 def classify(text: str) -> tuple[str | None, str | None, str, str]:
