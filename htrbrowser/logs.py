@@ -5,6 +5,9 @@
   request: method, path (never the query, which may hold what people typed), status, duration.
 - `RequestIdFilter` puts the current request id on every log record; `JsonFormatter` writes one
   JSON object per line (`HTRFLOW_LOG_FORMAT=json`); `PlainFormatter` the same facts as text.
+- A line is one line whatever it holds: a path is logged decoded, so `/x%0aINFO ...` holds a line
+  break. Both formatters write control characters, U+2028/U+2029 and invisible formatting characters
+  as escapes (`\\n`, `\\x85`, `\\u202E`; in JSON `\\u0085`), by the rules of `htrbrowser.text`.
 - 502 and 504 answers are expected during an outage of the store or the cluster: Django's own ERROR
   line for each is dropped (`QuietExpectedOutages`) and one WARNING per change of state is logged
   instead, with the sentence the page showed.
@@ -22,6 +25,7 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 
 from htrbrowser.outages import Outage
+from htrbrowser.text import escape_unsafe, escape_unsafe_json
 
 _request_id: ContextVar[str] = ContextVar("request_id", default="")
 REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=/-]{0,127}")
@@ -63,10 +67,12 @@ class JsonFormatter(logging.Formatter):
             entry["exception"] = self.formatException(record.exc_info)
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
-        return json.dumps(entry, default=str, ensure_ascii=False)
+        return escape_unsafe_json(json.dumps(entry, default=str, ensure_ascii=False))
 
 
 class PlainFormatter(logging.Formatter):
+    """Time, level, logger, request id and message on one line; a traceback follows on its own lines."""
+
     def __init__(self):
         super().__init__("%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s")
 
@@ -74,6 +80,9 @@ class PlainFormatter(logging.Formatter):
         if not getattr(record, "request_id", ""):
             record.request_id = _request_id.get() or "-"
         return super().format(record)
+
+    def formatMessage(self, record):  # the line itself; a traceback after it keeps its lines
+        return escape_unsafe(super().formatMessage(record))
 
 
 class QuietExpectedOutages(logging.Filter):

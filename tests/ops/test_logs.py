@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 
 import pytest
@@ -108,3 +109,49 @@ def test_a_store_outage_is_one_warning_with_the_sentence_people_see(client, stor
     assert len(failing) == 1
     assert failing[0].sentence == "The results store could not be reached."
     store_module.forget_clients()
+
+
+# --- one line per request, whatever its path holds ------------------------------------------------
+
+
+def logged_line(client, path: str, formatter: logging.Formatter) -> str:
+    """What the console would write for the request line of ``path``."""
+    lines = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(formatter.format(record))
+    handler.addFilter(logs.RequestIdFilter())
+    logs.requests_log.addHandler(handler)
+    try:
+        client.get(path)
+    finally:
+        logs.requests_log.removeHandler(handler)
+    (line,) = lines
+    return line
+
+
+FORGING_PATHS = [  # (path asked, path as decoded, path as the plain line shows it)
+    (
+        "/x%0aINFO%20htrbrowser.requests%20FORGED",
+        "/x\nINFO htrbrowser.requests FORGED",
+        r"/x\nINFO htrbrowser.requests FORGED",
+    ),
+    ("/x%0d%0aINFO%20FORGED", "/x\r\nINFO FORGED", r"/x\r\nINFO FORGED"),
+    ("/x%E2%80%A8INFO%20FORGED", "/x\u2028INFO FORGED", r"/x\u2028INFO FORGED"),
+    ("/x%C2%85%7F%1b[2J", "/x\x85\x7f\x1b[2J", r"/x\x85\x7f\x1b[2J"),
+    ("/x%E2%80%AEgpj.exe", "/x\u202egpj.exe", r"/x\u202Egpj.exe"),
+]
+
+
+@pytest.mark.parametrize(("asked", "decoded", "shown"), FORGING_PATHS)
+def test_a_path_with_line_breaks_is_one_plain_log_line_with_the_breaks_escaped(client, asked, decoded, shown):
+    line = logged_line(client, asked, logs.PlainFormatter())
+    assert len(line.splitlines()) == 1 and line.endswith(" ms")
+    assert f"]: GET {shown} " in line
+
+
+@pytest.mark.parametrize(("asked", "decoded", "shown"), FORGING_PATHS)
+def test_a_json_line_holds_the_path_as_it_was_asked_on_one_line(client, asked, decoded, shown):
+    line = logged_line(client, asked, logs.JsonFormatter())
+    assert len(line.splitlines()) == 1
+    assert not re.search("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202e]", line)
+    assert json.loads(line)["path"] == decoded
