@@ -21,8 +21,6 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.conf import settings
 
-from results import access
-
 logger = logging.getLogger(__name__)
 
 PLAIN_COOKIE = "htrflow_session"
@@ -159,9 +157,7 @@ def session_from_request(request):
 
 
 def start(response, request, user, access_key, secret_key, reads_namespace=None):
-    """Set a new session cookie on the response, replacing any older one. The account's proof of what
-    it may read starts again from this login's."""
-    access.forget(access_key, secret_key)
+    """Set a new session cookie on the response, replacing any older one."""
     session = ResultsSession(
         user=user,
         access_key=access_key,

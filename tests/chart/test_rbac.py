@@ -1,10 +1,12 @@
 """RBAC agreement: the chart grants exactly the Kubernetes calls the app makes, nothing more.
 
 The app's pages and read API are exercised against the devstack's API double (the demo scene in
-it), every request the double records is turned into the (scope, verb, API group, resource) that a
-real API server would authorise, and that set must equal what the rendered Role(s) and ClusterRole
-grant. Whatever changes in campaigns/kube.py (watches, leases), this test says which grant to add
-or drop in charts/htrbrowser/templates/_rbac-rules.tpl.
+it), every request the double records is turned into the (scope, verb, API group, resource, name)
+that a real API server would authorise, and that set must equal what the rendered Role(s) and
+ClusterRole grant, as RBAC matches them: a rule without resourceNames grants every name, one with
+resourceNames only those (and never a create or a list, which carry no name). Whatever changes in
+campaigns/kube.py (watches, leases), this test says which grant to add or drop in
+charts/htrbrowser/templates/_rbac-rules.tpl.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pytest
 
 from campaigns import kube as kube_module
 from campaigns import progress as progress_module
-from campaigns import status_records
+from campaigns import status_lease, status_records
 from devstack.scene import build_scene
 from tests.chart.render import NAMESPACE, of_kind, render
 
@@ -23,10 +25,15 @@ CLUSTER = "(cluster)"
 # Paths every authenticated account may read (system:discovery, system:public-info-viewer).
 NON_RESOURCE = {"/version", "/api", "/apis", "/api/v1"}
 WRITE_VERBS = {"POST": "create", "PUT": "update", "PATCH": "patch"}
+ANY_NAME = ""  # a request on a collection (list, watch, create) has no name; a rule without resourceNames
 
 
-def authorised_as(method: str, path: str, query: dict) -> tuple[str, str, str, str] | None:
-    """(scope, verb, group, resource) a real API server checks for this request; None for discovery."""
+def authorised_as(method: str, path: str, query: dict) -> tuple[str, str, str, str, str] | None:
+    """(scope, verb, group, resource, name) a real API server checks for this request; None for discovery.
+
+    The name is the object's for a request on one object (get, update, patch, delete), else "": a
+    create names its object only in the body, which RBAC's resourceNames never see.
+    """
     segments = [segment for segment in path.split("/") if segment]
     if path.rstrip("/") in NON_RESOURCE or (len(segments) == 3 and segments[0] == "apis"):
         return None
@@ -41,6 +48,7 @@ def authorised_as(method: str, path: str, query: dict) -> tuple[str, str, str, s
         scope, rest = rest[1], rest[2:]
     resource = rest[0] + (f"/{rest[2]}" if len(rest) > 2 else "")
     named = len(rest) > 1
+    name = rest[1] if named else ANY_NAME
     if method == "GET":
         if query.get("watch") in ("true", "1"):
             verb = "watch"
@@ -50,37 +58,70 @@ def authorised_as(method: str, path: str, query: dict) -> tuple[str, str, str, s
         verb = "delete" if named else "deletecollection"
     else:
         verb = WRITE_VERBS[method]
-    return scope, verb, group, resource
+    return scope, verb, group, resource, name
 
 
-def used(calls) -> set[tuple[str, str, str, str]]:
+def used(calls) -> set[tuple[str, str, str, str, str]]:
     return {found for call in calls if (found := authorised_as(*call)) is not None}
 
 
-def granted(objects) -> set[tuple[str, str, str, str]]:
+def granted(objects) -> set[tuple[str, str, str, str, str]]:
+    """(scope, verb, group, resource, name) of every grant; name "" where a rule names no resourceNames."""
     grants = set()
     for kind, scope_of in (("Role", lambda role: role["metadata"]["namespace"]), ("ClusterRole", lambda _: CLUSTER)):
         for role in of_kind(objects, kind):
             for rule in role["rules"]:
-                assert "resourceNames" not in rule and "nonResourceURLs" not in rule, rule
+                assert "nonResourceURLs" not in rule, rule
+                names = rule.get("resourceNames", [ANY_NAME])
+                assert names and ANY_NAME not in rule.get("resourceNames", ["-"]), rule
                 for group in rule["apiGroups"]:
                     for resource in rule["resources"]:
                         for verb in rule["verbs"]:
                             assert "*" not in (group, resource, verb), rule
-                            grants.add((scope_of(role), verb, group, resource))
+                            grants.update((scope_of(role), verb, group, resource, name) for name in names)
     return grants
 
 
+def allowed(grants, call) -> bool:
+    """As RBAC decides: a grant for every name of the kind, or one naming this very object."""
+    return (*call[:4], ANY_NAME) in grants or (call[4] != ANY_NAME and call in grants)
+
+
+def unused(grants, calls) -> list:
+    """Grants no call needs: one for every name with no call of its kind, one by name with no call on that name."""
+    kinds = {call[:4] for call in calls}
+    return sorted(grant for grant in grants
+                  if (grant[:4] not in kinds if grant[4] == ANY_NAME else grant not in calls))
+
+
 def test_requests_are_authorised_as_a_real_api_server_would():
-    assert authorised_as("GET", "/api/v1/namespaces/ns/pods", {"limit": "500"}) == ("ns", "list", "", "pods")
-    assert authorised_as("GET", "/api/v1/namespaces/ns/pods", {"watch": "true"}) == ("ns", "watch", "", "pods")
-    assert authorised_as("GET", "/api/v1/namespaces/ns/pods/p/log", {}) == ("ns", "get", "", "pods/log")
-    assert authorised_as("PATCH", "/api/v1/namespaces/ns/configmaps/c", {}) == ("ns", "patch", "", "configmaps")
+    assert authorised_as("GET", "/api/v1/namespaces/ns/pods", {"limit": "500"}) == ("ns", "list", "", "pods", "")
+    assert authorised_as("GET", "/api/v1/namespaces/ns/pods", {"watch": "true"}) == ("ns", "watch", "", "pods", "")
+    assert authorised_as("GET", "/api/v1/namespaces/ns/pods/p/log", {}) == ("ns", "get", "", "pods/log", "p")
+    assert authorised_as("PATCH", "/api/v1/namespaces/ns/configmaps/c", {}) == ("ns", "patch", "", "configmaps", "c")
     assert authorised_as("PUT", "/apis/coordination.k8s.io/v1/namespaces/ns/leases/l", {}) == (
-        "ns", "update", "coordination.k8s.io", "leases")
+        "ns", "update", "coordination.k8s.io", "leases", "l")
+    assert authorised_as("POST", "/apis/coordination.k8s.io/v1/namespaces/ns/leases", {}) == (
+        "ns", "create", "coordination.k8s.io", "leases", "")
     assert authorised_as("GET", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues", {}) == (
-        CLUSTER, "list", "kueue.x-k8s.io", "clusterqueues")
+        CLUSTER, "list", "kueue.x-k8s.io", "clusterqueues", "")
     assert authorised_as("GET", "/apis/kueue.x-k8s.io/v1beta2", {}) is None
+
+
+def test_grants_by_name_are_matched_as_rbac_matches_them():
+    grants = {("ns", "get", "coordination.k8s.io", "leases", "mine"),
+              ("ns", "create", "coordination.k8s.io", "leases", ""),
+              ("ns", "patch", "", "configmaps", "")}
+    assert allowed(grants, ("ns", "get", "coordination.k8s.io", "leases", "mine"))
+    assert not allowed(grants, ("ns", "get", "coordination.k8s.io", "leases", "htrflow-campaigns-apply"))
+    assert not allowed(grants, ("ns", "update", "coordination.k8s.io", "leases", "mine"))
+    assert not allowed(grants, ("other", "get", "coordination.k8s.io", "leases", "mine"))
+    assert allowed(grants, ("ns", "create", "coordination.k8s.io", "leases", ""))
+    assert allowed(grants, ("ns", "patch", "", "configmaps", "campaign-a-status"))
+    assert unused(grants, {("ns", "get", "coordination.k8s.io", "leases", "theirs")}) == sorted(grants)
+    assert unused(grants, {("ns", "patch", "", "configmaps", "c"),
+                           ("ns", "create", "coordination.k8s.io", "leases", ""),
+                           ("ns", "get", "coordination.k8s.io", "leases", "mine")}) == []
 
 
 @pytest.fixture
@@ -124,6 +165,19 @@ def status_record_names(double):
             if (item["metadata"].get("labels") or {}).get("htrflow.riksarkivet.se/kind") == "status"}
 
 
+def bring_a_record_up_to_date(double, client, scene, before):
+    """A record the app keeps must be brought up to date too (a patch, not only a create), by a process
+    that has forgotten the Lease it holds: it reads the Lease again and renews it (an update)."""
+    created = status_record_names(double) - before
+    assert created, "the scene gave the app no status record to create"
+    stale = sorted(created)[0]
+    record = double.get("v1", "ConfigMap", NAMESPACE, stale)
+    record["data"].pop("jobUid", None)
+    double.put(record)
+    reset_caches()
+    visit_everything(client, scene)
+
+
 @pytest.mark.parametrize("write_status", [True, False], ids=["status-records-on", "status-records-off"])
 def test_the_chart_grants_exactly_the_calls_the_app_makes(scene_cluster, results_client, settings, write_status):
     double, scene = scene_cluster
@@ -134,35 +188,65 @@ def test_the_chart_grants_exactly_the_calls_the_app_makes(scene_cluster, results
 
     visit_everything(results_client, scene)
     if write_status:
-        # A record the app keeps must be brought up to date too (a patch, not only a create).
-        created = status_record_names(double) - before
-        assert created, "the scene gave the app no status record to create"
-        stale = sorted(created)[0]
-        record = double.get("v1", "ConfigMap", NAMESPACE, stale)
-        record["data"].pop("jobUid", None)
-        double.put(record)
-        reset_caches()
-        visit_everything(results_client, scene)
+        bring_a_record_up_to_date(double, results_client, scene, before)
     # An older Kueue (v1beta1 only) is read through the same grants.
     double.kueue_v1beta2_enabled = False
     reset_caches()
     visit_everything(results_client, scene)
 
     calls = used(double.calls)
-    verbs = {verb for _scope, verb, _group, _resource in calls}
+    verbs = {verb for _scope, verb, _group, _resource, _name in calls}
     if write_status:
-        assert {"create", "patch"} <= verbs
+        assert {"create", "patch", "update"} <= verbs
     else:
         assert verbs.isdisjoint({"create", "patch", "update", "delete"})
     objects = render({"statusRecords": {"enabled": write_status}})
     grants = granted(objects)
-    assert sorted(calls - grants) == [], "the app makes calls the chart does not grant"
-    assert sorted(grants - calls) == [], "the chart grants calls the app never makes"
+    assert [call for call in sorted(calls) if not allowed(grants, call)] == [], \
+        "the app makes calls the chart does not grant"
+    assert unused(grants, calls) == [], "the chart grants calls the app never makes"
+
+
+def lease_rules(objects):
+    return [rule for role in of_kind(objects, "Role") for rule in role["rules"] if "leases" in rule["resources"]]
+
+
+def test_the_lease_grant_is_the_status_writer_s_lease_and_only_that_one(scene_cluster, results_client, settings):
+    """htrflow-batch's own Leases (htrflow-campaigns-apply) share the namespace: this pod must not hold them."""
+    double, scene = scene_cluster
+    settings.HTRFLOW_WRITE_STATUS = True
+    reset_caches()
+    double.reset_calls()
+    before = status_record_names(double)
+    visit_everything(results_client, scene)
+    bring_a_record_up_to_date(double, results_client, scene, before)
+    lease_calls = {call for call in used(double.calls) if call[2:4] == ("coordination.k8s.io", "leases")}
+    # The name the app asks for against the API is its constant, and the only one it names.
+    assert {(verb, name) for _scope, verb, _group, _resource, name in lease_calls} == {
+        ("get", status_lease.LEASE_NAME), ("create", ANY_NAME), ("update", status_lease.LEASE_NAME)}
+    assert [lease["metadata"]["name"] for lease in double.list("coordination.k8s.io/v1", "Lease", NAMESPACE)] == [
+        status_lease.LEASE_NAME]
+
+    objects = render({"namespaces": ["htr-a", "htr-b"]})
+    for role in of_kind(objects, "Role"):
+        rules = [rule for rule in role["rules"] if "leases" in rule["resources"]]
+        assert rules == [
+            {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
+             "resourceNames": [status_lease.LEASE_NAME], "verbs": ["get", "update"]},
+            # RBAC cannot scope create by name: the admission policy refuses any other Lease.
+            {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
+        ], role["metadata"]["namespace"]
+    grants = granted(objects)
+    for namespace in ("htr-a", "htr-b"):
+        for verb in ("get", "update", "patch", "delete"):
+            assert not allowed(grants, (namespace, verb, "coordination.k8s.io", "leases", "htrflow-campaigns-apply"))
+        assert allowed(grants, (namespace, "update", "coordination.k8s.io", "leases", status_lease.LEASE_NAME))
+    assert lease_rules(render({"statusRecords": {"enabled": False}})) == []
 
 
 def test_every_served_namespace_gets_its_own_role_and_nothing_cluster_wide_but_kueue_s_cluster_kinds():
     grants = granted(render({"namespaces": ["htr-a", "htr-b"]}))
     scopes = {scope for scope, *_ in grants}
     assert scopes == {"htr-a", "htr-b", CLUSTER}
-    cluster_wide = {(group, resource) for scope, _verb, group, resource in grants if scope == CLUSTER}
+    cluster_wide = {(group, resource) for scope, _verb, group, resource, _name in grants if scope == CLUSTER}
     assert cluster_wide == {("kueue.x-k8s.io", "clusterqueues"), ("kueue.x-k8s.io", "workloadpriorityclasses")}

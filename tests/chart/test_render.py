@@ -118,8 +118,10 @@ def test_status_records_off_grants_no_write_and_installs_no_policy():
     objects = render({"statusRecords": {"enabled": False}})
     assert of_kind(objects, "ValidatingAdmissionPolicy") == []
     assert of_kind(objects, "ValidatingAdmissionPolicyBinding") == []
-    verbs = {verb for rule in one(objects, "Role")["rules"] for verb in rule["verbs"]}
+    rules = one(objects, "Role")["rules"]
+    verbs = {verb for rule in rules for verb in rule["verbs"]}
     assert verbs == {"list", "watch"}  # reads only: lists and the watches that follow them
+    assert not any("leases" in rule["resources"] for rule in rules)  # no Lease: no writer to elect
     assert container_env(one(objects, "Deployment"))["HTRFLOW_WRITE_STATUS"]["value"] == "false"
 
 
@@ -132,8 +134,10 @@ def test_the_admission_policy_binds_to_this_service_account_only():
     assert policy["spec"]["failurePolicy"] == "Fail"
     condition = policy["spec"]["matchConditions"][0]["expression"]
     assert '"system:serviceaccount:htr-batch:htrbrowser"' in condition
-    rule = policy["spec"]["matchConstraints"]["resourceRules"][0]
-    assert rule["resources"] == ["configmaps"] and set(rule["operations"]) == {"CREATE", "UPDATE", "DELETE"}
+    rules = policy["spec"]["matchConstraints"]["resourceRules"]
+    assert [(rule["apiGroups"], rule["resources"]) for rule in rules] == [
+        ([""], ["configmaps"]), (["coordination.k8s.io"], ["leases"])]
+    assert all(set(rule["operations"]) == {"CREATE", "UPDATE", "DELETE"} for rule in rules)
 
 
 def test_network_policy_allows_only_the_controller_in_and_dns_api_store_out():

@@ -29,6 +29,16 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- include "htrbrowser.fullname" . -}}
 {{- end -}}
 
+{{/*
+The Lease the app takes to be the one status writer in each namespace: LEASE_NAME in
+campaigns/status_lease.py (fixed there, not derived from the release). The Role grants get/update on
+it alone and the admission policy refuses this ServiceAccount any other Lease; tests/chart/test_rbac.py
+fails when the two names part.
+*/}}
+{{- define "htrbrowser.statusLeaseName" -}}
+htrbrowser-status-writer
+{{- end -}}
+
 {{- define "htrbrowser.serviceAccountUser" -}}
 {{- printf "system:serviceaccount:%s:%s" .Release.Namespace (include "htrbrowser.serviceAccountName" .) -}}
 {{- end -}}

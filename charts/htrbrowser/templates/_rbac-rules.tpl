@@ -12,7 +12,13 @@ fails, naming the (scope, verb, group, resource), when this list grants more or 
 {{- if .Values.statusRecords.enabled }}
 {{- /* Writing status records; templates/admission-policy.yaml keeps these to campaign-<name>-status. */}}
 - { apiGroups: [""], resources: [configmaps], verbs: [create, patch] }
-- { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update] }
+{{- /*
+The one status writer's Lease, and no other: htrflow-batch's own Leases (htrflow-campaigns-apply)
+live in the same namespace. RBAC cannot limit `create` by name, so create has a rule of its own and
+templates/admission-policy.yaml refuses this ServiceAccount any Lease but this one.
+*/}}
+- { apiGroups: [coordination.k8s.io], resources: [leases], resourceNames: [{{ include "htrbrowser.statusLeaseName" . }}], verbs: [get, update] }
+- { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [create] }
 {{- end }}
 {{- end -}}
 
