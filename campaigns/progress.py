@@ -1,15 +1,15 @@
 """Live progress of active volumes: each volume's `progress.json`, read with the person's own session.
 
-Bounded per request: at most `limit` reads (24 by default), run in parallel on a small shared
-thread pool, all of them waited for at most a few seconds together. Bounded per person: at most
-`BUDGET_READS` store reads per `BUDGET_SECONDS`, however many tabs and cards the person has open
-(the existing front end's bound). Answers are cached per person and key, so a person's tabs share
-them: a little longer than a poll period while the volume runs, an hour once its progress is final.
-A running volume's answer that has just aged out is still shown once while it is read again in the
-background (for at most `STALE_SECONDS`), so a poll never waits for the store to say what it said
-a moment ago; the reads, and their budget, are the same. An answer the
-store refuses is a state (`outcome`), never an error: a forbidden volume is marked on its row, an
-unreachable store or an ended session gets one sentence for the whole card.
+Bounded per request: at most `limit` reads (24 by default), run in parallel on a small shared thread
+pool, all of them waited for at most a few seconds together. Bounded per person: at most
+`budget.BUDGET_READS` store reads per `budget.BUDGET_SECONDS` (shared with the access checks),
+however many tabs and cards the person has open (the existing front end's bound). Answers are cached
+per person and key, so a person's tabs share them: a little longer than a poll period while the
+volume runs, an hour once its progress is final. A running volume's answer that has just aged out is
+still shown once while it is read again in the background (for at most `STALE_SECONDS`), so a poll
+never waits for the store to say what it said a moment ago; the reads, and their budget, are the
+same. An answer the store refuses is a state (`outcome`), never an error: a forbidden volume is
+marked on its row, an unreachable store or an ended session gets one sentence for the whole card.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.cache.backends.locmem import LocMemCache
 
 from campaigns.models import Progress, progress_from_json
+from results import budget
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,6 @@ READS_PER_REQUEST = 24
 EXTRA_READS_PER_REQUEST = 6
 PROGRESS_MAX_BYTES = 64 * 1024
 RUNNING_SECONDS = 6  # longer than a poll period (5 s): a poll reads what changed since the last one
-BUDGET_READS = 100
-BUDGET_SECONDS = 5.0
 STALE_SECONDS = 30  # a running volume's last answer is shown while it is read again, for at most this long
 FINAL_SECONDS = 3600
 MISSING_SECONDS = 5
@@ -90,34 +89,6 @@ _pool_lock = threading.Lock()
 _refresh_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="progress-again")
 
 
-class _Budget:
-    """Store reads each person may still make now: `BUDGET_READS` per sliding `BUDGET_SECONDS`."""
-
-    def __init__(self):
-        self._spent: dict[str, list[float]] = {}
-        self._lock = threading.Lock()
-
-    def take(self, person: str, wanted: int) -> int:
-        """Reserve up to `wanted` reads for `person`; how many were granted."""
-        now = time.monotonic()
-        with self._lock:
-            recent = [t for t in self._spent.get(person, ()) if now - t < BUDGET_SECONDS]
-            granted = max(0, min(wanted, BUDGET_READS - len(recent)))
-            recent.extend([now] * granted)
-            if recent:
-                self._spent[person] = recent
-            else:
-                self._spent.pop(person, None)
-            if len(self._spent) > 10_000:  # forget people who have not read for a while
-                self._spent = {k: v for k, v in self._spent.items() if now - v[-1] < BUDGET_SECONDS}
-            return granted
-
-    def clear(self) -> None:
-        with self._lock:
-            self._spent.clear()
-
-
-_budget = _Budget()
 
 
 @dataclass(frozen=True)
@@ -156,16 +127,14 @@ def clear_cache() -> None:
     """Forget every cached answer and spent budget (tests and benchmarks start from nothing)."""
     _answers.clear()
     _last.clear()
-    _budget.clear()
+    budget.reads.clear()
     with _refreshing_lock:
         _refreshing.clear()
         _generation[0] += 1
 
 
 def _person(request) -> str:
-    session = getattr(request, "results_session", None)
-    user = getattr(session, "user", None) or ""
-    return hashlib.sha256(str(user).encode()).hexdigest()[:24]
+    return budget.person_of(request)
 
 
 def _cache_key(person: str, key: str) -> str:
@@ -253,7 +222,7 @@ def read_progress(
             to_read.append(key)
             extra_reads += key in extra
     to_refresh = _claim(person, to_refresh)  # another tab's poll may be reading some already
-    granted = _budget.take(person, len(to_read) + len(to_refresh))
+    granted = budget.reads.take(person, len(to_read) + len(to_refresh))
     to_read = to_read[:granted]
     _release(person, to_refresh[granted - len(to_read):])
     to_refresh = to_refresh[: granted - len(to_read)]

@@ -9,11 +9,11 @@ repeat until their cause is fixed.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
 from campaigns.models import Campaign, Volume
+from htrbrowser.text import escape_unsafe, reveal_invisible
 
 PIPELINE_ID_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$")
 _RERUN_NAME_RE = re.compile(r"^(?P<stem>.+)-rerun-(?P<n>\d{1,6})$")
@@ -138,14 +138,19 @@ def plan_rerun(campaign: Campaign, taken: set[str] | frozenset[str] = frozenset(
 
 
 def _quoted(text: str) -> str:
-    """A YAML double-quoted scalar (JSON's string syntax is a subset of it): ids like 1871 stay strings."""
-    return json.dumps(text, ensure_ascii=False)
+    """A YAML double-quoted scalar, so that ids like 1871 stay strings. Control, invisible and other
+    unsafe characters are written as escapes (``"C00\\u202Egpj.exe"``): htrflow-batch reads the very
+    same value, and a person reading the file sees what it holds."""
+    return '"' + escape_unsafe(text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
 
 
-def _comment(text: str) -> str:
-    """One line fit for a YAML comment: no line breaks, bounded."""
+def _comment(text: str, limit: int | None = REASON_COMMENT_LIMIT) -> str:
+    """One line fit for a YAML comment: no line breaks, invisible characters shown as ⟨U+202E⟩, other
+    unsafe ones escaped, bounded."""
     line = " ".join(str(text).split())
-    return line if len(line) <= REASON_COMMENT_LIMIT else line[: REASON_COMMENT_LIMIT - 1].rstrip() + "…"
+    if limit is not None and len(line) > limit:
+        line = line[: limit - 1].rstrip() + "…"
+    return escape_unsafe(reveal_invisible(line))
 
 
 def _reason_note(volume: Volume) -> str:
@@ -161,15 +166,16 @@ def campaign_file(plan: RerunPlan) -> str:
     """The campaign file's text: YAML with a comment per volume saying how it failed."""
     campaign = plan.campaign
     source_name = campaign.campaign or campaign.name
+    about = f"{plan.path}: runs again the {plan.count} failed volume{'s' if plan.count != 1 else ''} of {source_name}."
     lines = [
-        f"# {plan.path}: runs again the {plan.count} failed volume{'s' if plan.count != 1 else ''} of {source_name}.",
+        f"# {_comment(about, limit=None)}",
         "# Each entry is the volume's line in that campaign's record (volumes.txt), written out in full.",
         f"pipeline: {_quoted(plan.pipeline)}",
     ]
     if campaign.priority_class:
         lines.append(f"priority: {_quoted(campaign.priority_class)}")
     if plan.window:
-        lines.append(f"window: {plan.window}  # the parallelism {source_name} ran with")
+        lines.append(f"window: {plan.window}  # {_comment(f'the parallelism {source_name} ran with', limit=None)}")
     if not plan.entries:
         lines.append("volumes: []")
     else:

@@ -54,7 +54,7 @@ def rerun_file(request, namespace, name):
     """The re-run campaign file as a download; ``?pipeline=`` names another pipeline id for it."""
     from campaigns.views import find_campaign
 
-    campaign, state = find_campaign(namespace, name, timezone.now())
+    campaign, state = find_campaign(request, namespace, name, timezone.now())
     if campaign is None:
         sentence = " ".join(state.problems) or f"There is no campaign named {name[:80]} in a namespace this site shows."
         return _problem(request, sentence, 502 if state.problems else 404)

@@ -1,14 +1,21 @@
 from django.urls import path
 
 from campaigns import api, list_views, rerun_views, views
+from campaigns.gate import gated
 
-urlpatterns = [
-    path("", list_views.campaign_list, name="campaign_list"),
-    path("changes", list_views.campaign_changes, name="campaign_changes"),
-    path("campaigns/<str:namespace>/<str:name>", views.campaign_detail, name="campaign_detail"),
-    path("campaigns/<str:namespace>/<str:name>/card", views.campaign_card, name="campaign_card"),
-    path("campaigns/<str:namespace>/<str:name>/rerun.yaml", rerun_views.rerun_file, name="campaign_rerun_file"),
-    path("api/v1/version", api.version, name="api_version"),
-    path("api/v1/jobs", api.jobs, name="api_jobs"),
-    path("api/v1/jobs/<str:namespace>/<str:name>", api.job_detail, name="api_job_detail"),
-]
+# Every view here shows campaign data, so every one is behind the gate (campaigns/gate.py).
+urlpatterns = gated(
+    [
+        path("", list_views.campaign_list, name="campaign_list"),
+        path("changes", list_views.campaign_changes, name="campaign_changes"),
+        path("campaigns/<str:namespace>/<str:name>", views.campaign_detail, name="campaign_detail"),
+        path("campaigns/<str:namespace>/<str:name>/card", views.campaign_card, name="campaign_card"),
+        path(
+            "campaigns/<str:namespace>/<str:name>/rerun.yaml", rerun_views.rerun_file, name="campaign_rerun_file"
+        ),
+        path("api/v1/jobs", api.jobs, name="api_jobs"),
+        path("api/v1/jobs/<str:namespace>/<str:name>", api.job_detail, name="api_job_detail"),
+    ]
+)
+# The one view that names no campaign.
+urlpatterns.append(path("api/v1/version", api.version, name="api_version"))

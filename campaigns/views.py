@@ -33,7 +33,7 @@ from campaigns.cards import (
 from campaigns.models import Campaign, bounded
 from campaigns.quality import pages_to_check
 from htrbrowser import metrics
-from results.card_access import cards_for_readers
+from results.access import Access
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
@@ -65,11 +65,18 @@ def served_namespaces() -> list[str]:
     return list(settings.HTRFLOW_NAMESPACES)
 
 
-def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
-    """The current reading of each namespace (projected once per change by `campaigns.board`);
-    an unreadable cluster becomes sentences."""
+def shown_to(request) -> Access:
+    """What the request's person may see: the gate (campaigns/gate.py) left it on the request. A view
+    that is not behind the gate shows nothing."""
+    return getattr(request, "campaign_access", None) or Access()
+
+
+def read_cluster(request, now, namespaces: list[str] | None = None) -> ClusterState:
+    """The current reading of each namespace (projected once per change by `campaigns.board`), less
+    the campaigns the person may not see; an unreadable cluster becomes sentences."""
     from campaigns.projection import sort_campaigns
 
+    allowed = shown_to(request)
     state = ClusterState()
     for namespace in namespaces or served_namespaces():
         try:
@@ -79,7 +86,7 @@ def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
             state.problems.append(prefix + trouble.sentence)
             continue
         state.readings.append(reading)
-        state.campaigns.extend(reading.campaigns)
+        state.campaigns.extend(c for c in reading.campaigns if allowed.sees(c.results_prefix))
         banner = reading.banner(now)
         if banner:
             state.stale = True
@@ -89,8 +96,9 @@ def read_cluster(now, namespaces: list[str] | None = None) -> ClusterState:
     return state
 
 
-def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:
-    """One campaign of the current reading (a lookup: the board projected it already)."""
+def find_campaign(request, namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:
+    """One campaign of the current reading (a lookup: the board projected it already), when the person
+    may see it; one they may not see is not found, exactly as an invented name."""
     state = ClusterState()
     if namespace not in served_namespaces() or not DNS_LABEL.match(name or ""):
         return None, state
@@ -105,6 +113,8 @@ def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, Clus
         state.stale = True
         state.banners.append(banner)
     campaign = reading.find(name)
+    if campaign is not None and not shown_to(request).sees(campaign.results_prefix):
+        campaign = None
     if campaign is not None:
         state.campaigns.append(campaign)
     return campaign, state
@@ -116,7 +126,6 @@ def find_campaign(namespace: str, name: str, now) -> tuple[Campaign | None, Clus
 
 @require_safe
 @vary_on_headers("HX-Request")
-@cards_for_readers
 def campaign_card(request, namespace, name):
     """One card, as its poll asks for it; a final card stops the poll with 286.
 
@@ -124,7 +133,7 @@ def campaign_card(request, namespace, name):
     the "gone" card and keeps being asked, slowly: one reading that lacks it never ends its poll.
     """
     now = timezone.now()
-    campaign, state = find_campaign(namespace, name, now)
+    campaign, state = find_campaign(request, namespace, name, now)
     if campaign is None and state.problems:
         return HttpResponse(" ".join(state.problems), status=502, content_type="text/plain; charset=utf-8")
     if campaign is None:
@@ -158,10 +167,9 @@ def campaign_card(request, namespace, name):
 
 @require_safe
 @vary_on_headers("HX-Request")
-@cards_for_readers
 def campaign_detail(request, namespace, name):
     now = timezone.now()
-    campaign, state = find_campaign(namespace, name, now)
+    campaign, state = find_campaign(request, namespace, name, now)
     if campaign is None:
         return _not_found(request, namespace, name, state)
     context = _detail_context(request, campaign, state, now, shown=VOLUME_PAGE)

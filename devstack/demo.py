@@ -24,6 +24,8 @@ import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
+from devstack.store import PROJECT_PIPELINE
+
 HOST = "127.0.0.1"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 STATE_DIR = PROJECT_ROOT / ".devstack"
@@ -100,6 +102,7 @@ def login_help(scene, store, port: int) -> str:
     rows = [
         ("full", "reads every result in the namespace"),
         ("limited", f"reads every result except volumes {denied} of {campaign}"),
+        ("project", f"reads only pipeline {PROJECT_PIPELINE}'s results, so it is shown only that pipeline's campaigns"),
         ("outsider", "is a valid store account that may read no results, so it is shown no campaigns"),
     ]
     lines = [

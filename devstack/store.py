@@ -10,8 +10,9 @@ secret and its IAM policy is evaluated, so the store answers like a private buck
 - a permitted read of nothing -> ``NoSuchKey`` (404)
 
 Accounts (see ``DEMO_LOGINS``): ``full`` reads everything under ``<bucket>/<namespace>/``;
-``limited`` reads the same except prefixes passed to ``deny_limited``; ``outsider`` is a valid
-account that may read nothing; ``writer`` (the admin) may do anything and is what the demo scene
+``limited`` reads the same except prefixes passed to ``deny_limited``; ``project`` reads only one
+pipeline's results and run logs (``PROJECT_PIPELINE``), as a project's own account does;
+``outsider`` is a valid account that may read nothing; ``writer`` (the admin) may do anything and is what the demo scene
 and the simulator write with. Each reader exists twice: ``accounts[name]`` for the key
 derivation ``none`` (login fields are the keys) and ``hcp_accounts[name]`` for ``hcp``
 (access key = base64(username), secret = hex MD5(password)). Both identities of an account are
@@ -88,16 +89,20 @@ def hcp_account(name: str, username: str, password: str) -> Account:
 DEMO_LOGINS = {
     "full": ("full-reader", "read-everything"),
     "limited": ("limited-reader", "read-most-things"),
+    "project": ("project-reader", "read-one-pipeline"),
     "outsider": ("outsider", "read-nothing"),
 }
 # The same people on an HCP-style store (key derivation `hcp`).
 HCP_LOGINS = {
     "full": ("hcp-full", "hcp-read-everything"),
     "limited": ("hcp-limited", "hcp-read-most-things"),
+    "project": ("hcp-project", "hcp-read-one-pipeline"),
     "outsider": ("hcp-outsider", "hcp-read-nothing"),
 }
 WRITER_LOGIN = ("devstack-writer", "devstack-writer-secret")
-READER_NAMES = ("full", "limited", "outsider")
+READER_NAMES = ("full", "limited", "project", "outsider")
+# The one pipeline whose results the project account may read (a running one in the demo scene).
+PROJECT_PIPELINE = "swe-lines-v4"
 
 
 def large_object_bytes(offset: int, length: int) -> bytes:
@@ -126,6 +131,22 @@ def reader_policy(bucket: str, namespace: str, denied_prefixes: list[str]) -> di
             }
         )
     return {"Version": "2012-10-17", "Statement": statements}
+
+
+def prefix_policy(bucket: str, prefixes: list[str]) -> dict:
+    """The IAM policy of an account that may read only under the given key prefixes."""
+    statement = {
+        "Sid": "ReadPrefixes",
+        "Effect": "Allow",
+        "Action": ["s3:GetObject"],
+        "Resource": [f"arn:aws:s3:::{bucket}/{prefix}*" for prefix in prefixes],
+    }
+    return {"Version": "2012-10-17", "Statement": [statement]}
+
+
+def project_prefixes(namespace: str, pipeline: str = PROJECT_PIPELINE) -> list[str]:
+    """What the project account reads: the pipeline's results and its run logs."""
+    return [f"{namespace}/{pipeline}/", f"{namespace}/status/logs/{pipeline}/"]
 
 
 ADMIN_POLICY = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
@@ -221,13 +242,20 @@ class StoreDouble:
             {
                 "user": name,
                 "keys": [[a.access_key, a.secret_key] for a in (self.accounts[name], self.hcp_accounts[name])],
-                "policy": None if name == "outsider" else reader_policy(self.bucket, self.namespace, []),
+                "policy": self._first_policy(name),
             }
             for name in READER_NAMES
         ]
         writer_keys = [[self.writer.access_key, self.writer.secret_key]]
         users.append({"user": ADMIN_USER, "keys": writer_keys, "policy": ADMIN_POLICY})
         return {"host": host, "port": port, "bucket": self.bucket, "users": users}
+
+    def _first_policy(self, name: str) -> dict | None:
+        if name == "outsider":
+            return None
+        if name == "project":
+            return prefix_policy(self.bucket, project_prefixes(self.namespace))
+        return reader_policy(self.bucket, self.namespace, [])
 
     def _read_port(self) -> int:
         """Wait for the child's first line, which says which port it listens on."""
@@ -388,6 +416,32 @@ class StoreDouble:
             self._iam_client().put_user_policy(
                 UserName="limited", PolicyName=READER_POLICY_NAME, PolicyDocument=json.dumps(policy)
             )
+
+
+    def allow_only(self, name: str, prefixes: list[str]) -> None:
+        """Give a reader account (both identities) the right to read under ``prefixes`` only; an empty
+        list takes every right away, as an operator removing the account's policy does."""
+        iam = self._iam_client()
+        if prefixes:
+            policy = prefix_policy(self.bucket, prefixes)
+            iam.put_user_policy(UserName=name, PolicyName=READER_POLICY_NAME, PolicyDocument=json.dumps(policy))
+        else:
+            try:
+                iam.delete_user_policy(UserName=name, PolicyName=READER_POLICY_NAME)
+            except iam.exceptions.NoSuchEntityException:
+                pass
+
+    def restore(self, name: str) -> None:
+        """Give a reader account its first rights back."""
+        policy = self._first_policy(name) if name != "limited" else reader_policy(
+            self.bucket, self.namespace, self.denied_prefixes
+        )
+        if policy is None:
+            self.allow_only(name, [])
+            return
+        self._iam_client().put_user_policy(
+            UserName=name, PolicyName=READER_POLICY_NAME, PolicyDocument=json.dumps(policy)
+        )
 
 
 def _part_ranges(size: int, part_size: int) -> Iterator[tuple[int, int]]:

@@ -172,9 +172,11 @@ HTRFLOW_RESULTS_NAMESPACE = env_str("HTRFLOW_RESULTS_NAMESPACE", HTRFLOW_NAMESPA
 HTRFLOW_SESSION_HOURS = env_int("HTRFLOW_SESSION_HOURS", 8, minimum=1, maximum=24 * 30)
 HTRFLOW_KEY_DERIVATION = env_choice("HTRFLOW_KEY_DERIVATION", "none", {"none", "hcp"})
 HTRFLOW_SESSION_KEY_FILE = env_str("HTRFLOW_SESSION_KEY_FILE", "/secrets/session/key")
-# Who sees the campaign cards: any account the store accepts, or only accounts that proved at login
-# that they may read under the results namespace (see README).
+# Who sees which campaigns: any account the store accepts sees all, or (namespace-readers) each account
+# sees the campaigns whose results it may read, proved again every HTRFLOW_ACCESS_SECONDS (see README).
 HTRFLOW_CARDS_FOR = env_choice("HTRFLOW_CARDS_FOR", "namespace-readers", {"store-accounts", "namespace-readers"})
+# Seconds a proof of what an account may read is good for; it is renewed in the background after half.
+HTRFLOW_ACCESS_SECONDS = env_float("HTRFLOW_ACCESS_SECONDS", 300.0, minimum=1.0)
 S3_ENDPOINT = env_url("S3_ENDPOINT", "")
 S3_BUCKET = env_str("S3_BUCKET", "htrflow-results")
 S3_VERIFY_TLS = env_bool("S3_VERIFY_TLS", True)

@@ -21,6 +21,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.conf import settings
 
+from results import access
+
 logger = logging.getLogger(__name__)
 
 PLAIN_COOKIE = "htrflow_session"
@@ -157,7 +159,9 @@ def session_from_request(request):
 
 
 def start(response, request, user, access_key, secret_key, reads_namespace=None):
-    """Set a new session cookie on the response, replacing any older one."""
+    """Set a new session cookie on the response, replacing any older one. The account's proof of what
+    it may read starts again from this login's."""
+    access.forget(access_key, secret_key)
     session = ResultsSession(
         user=user,
         access_key=access_key,

@@ -204,18 +204,27 @@ def prove_account(access_key, secret_key, *, ask_listing=False):
     else False; without it the answer is None (not asked). Raises StoreError: SESSION_ENDED for
     a wrong account, NO_REASON for a bare 403/400, UNREACHABLE, TIMEOUT.
     """
-    key = f"{settings.HTRFLOW_RESULTS_NAMESPACE}/"
+    return may_read_prefix(access_key, secret_key, f"{settings.HTRFLOW_RESULTS_NAMESPACE}/", ask_listing=ask_listing)
+
+
+def may_read_prefix(access_key, secret_key, prefix, *, ask_listing=True):
+    """Whether the account may read under the key ``prefix`` (ending in ``/``): one ranged GET of the
+    key ``prefix`` itself, and when that is refused (and ``ask_listing``), one listing of it.
+
+    Returns True or False (None when refused and not asked to list). Raises StoreError as
+    ``prove_account`` does.
+    """
     try:
         client = client_for(access_key, secret_key)
         answer = _once_more_if_refused(
-            lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=key, Range="bytes=0-0")
+            lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=prefix, Range="bytes=0-0")
         )
     except ClientError as error:
         code, status = _error_code(error), _http_status(error)
         if code in WRONG_ACCOUNT_CODES:
             raise StoreError(Outcome.SESSION_ENDED) from None
         if code == "AccessDenied":
-            return _may_list(client, key) if ask_listing else None
+            return _may_list(client, prefix) if ask_listing else None
         if code in ACCOUNT_VALID_CODES or status in (404, 416):
             return True
         raise outcome_of(error) from None
@@ -231,9 +240,9 @@ def _may_list(client, prefix):
         client.list_objects_v2(Bucket=settings.S3_BUCKET, Prefix=prefix, MaxKeys=1)
     except ClientError as error:
         if _error_code(error) != "AccessDenied":
-            logger.warning("Listing %s to prove a namespace reader answered %s.", prefix, _http_status(error))
+            logger.warning("Listing %s to prove a reader answered %s.", prefix, _http_status(error))
         return False
     except BotoCoreError as error:
-        logger.warning("Listing %s to prove a namespace reader failed: %s.", prefix, type(error).__name__)
+        logger.warning("Listing %s to prove a reader failed: %s.", prefix, type(error).__name__)
         return False
     return True
