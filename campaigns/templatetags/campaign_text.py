@@ -1,10 +1,25 @@
-"""Template filters for campaign sentences."""
+"""Template filters for campaign text."""
 
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from htrbrowser import text as text_rules
+
 register = template.Library()
+
+
+@register.filter(is_safe=True)
+def reveal_invisible(value) -> str:
+    """Invisible formatting characters shown as ⟨U+202E⟩ (htrbrowser.text), so that a volume id like
+    "C00\\u202egpj.exe" cannot read as "C00exe.jpg".
+
+    Every template a campaign view renders applies it to all it outputs, ``{% filter reveal_invisible %}``
+    around its content (tests/campaigns/test_invisible.py checks that each one does): names, ids, sentences
+    and whatever a template shows later are marked without a filter on each value. It adds no markup, so
+    escaped HTML stays safe; the read API's JSON keeps the raw values.
+    """
+    return text_rules.reveal_invisible(str(value))
 
 
 @register.filter
