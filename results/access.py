@@ -241,7 +241,7 @@ def refused(request):
     the sentence, or 403 JSON from the read API. It never names a campaign."""
     sentence = refusal_sentence(request)
     if request.path_info.startswith("/api/"):
-        response = JsonResponse({"detail": sentence, "reason": "not_a_reader"}, status=403)
+        response = JsonResponse({"detail": sentence, "reason": "not_a_namespace_reader"}, status=403)
     elif getattr(request, "htmx", False):
         response = HttpResponse(sentence, status=403, content_type="text/plain; charset=utf-8")
         response["HX-Refresh"] = "true"
