@@ -70,6 +70,7 @@ def test_a_search_on_the_list_shows_the_found_id_and_its_failure_marked(spoofed,
     hits = html[html.index('class="row-hits"') :].split("</ul>")[0]
     shown_marked(hits)
     assert "?q=C00%E2%80%AEgpj.exe" in hits  # the link searches for the id as it is
+    shown_marked(page_text(results_client.get("/changes", {"q": "gpj"})))  # the list's poll brings the line
 
 
 def test_the_read_api_keeps_the_raw_values(spoofed, results_client):
