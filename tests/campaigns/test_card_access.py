@@ -147,8 +147,11 @@ def test_an_account_below_the_namespace_sees_exactly_its_pipelines_campaigns(two
     assert [job["name"] for job in client.get("/api/v1/jobs").json()] == [PROJECT_CAMPAIGN]
     assert client.get(f"/campaigns/htr-batch/{PROJECT_CAMPAIGN}").status_code == 200
     assert client.get(f"/api/v1/jobs/htr-batch/{PROJECT_CAMPAIGN}").json()["name"] == PROJECT_CAMPAIGN
-    # What it may read, its viewers serve; what it may not, they refuse.
-    assert project_prefixes("htr-batch") == [f"htr-batch/{PROJECT_PIPELINE}/", f"htr-batch/status/logs/{PROJECT_PIPELINE}/"]
+    # The devstack's project account reads its pipeline's results and run logs.
+    assert project_prefixes("htr-batch") == [
+        f"htr-batch/{PROJECT_PIPELINE}/",
+        f"htr-batch/status/logs/{PROJECT_PIPELINE}/",
+    ]
 
 
 @pytest.mark.parametrize(

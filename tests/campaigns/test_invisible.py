@@ -123,3 +123,17 @@ def test_every_template_a_campaign_view_renders_marks_all_it_shows():
                     assert body.rstrip().endswith("{% endfilter %}"), f"{name}, block {block}"
         else:
             assert "{% filter reveal_invisible %}" in source and source.rstrip().endswith("{% endfilter %}"), name
+
+
+def test_the_viewers_show_a_spoofed_volume_id_in_their_address_marked(results_client, store):
+    """A crafted link to a run log or ALTO page: the breadcrumb, the title and the operator facts name
+    the volume from its address, and show it marked (base.html marks every page's content and title)."""
+    from urllib.parse import quote
+
+    key = f"{NS}/status/logs/swe-lines-v2/{SPOOFED_ID}.txt"
+    store.put(key, "2026-09-24 08:00:01 INFO started\n", "text/plain")
+    alto_key = f"{NS}/swe-lines-v2/{SPOOFED_ID}/alto/0001.xml"
+    for path in (f"/log?log={quote('/results/' + key)}", f"/alto?src={quote('/results/' + alto_key)}"):
+        html = page_text(results_client.get(path))
+        assert not RAW.search(html), path
+        assert SPOOFED_ID_SHOWN in html, path
