@@ -18,6 +18,7 @@ from htrbrowser.env import (
     env_str,
     env_url,
 )
+from results.counters import state_folder_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -77,28 +78,17 @@ TEMPLATES = [
 DATABASES = {}
 
 # --- State shared by the processes serving the site -----------------------------------------
-# Failed-login counts live in the "shared" cache: Redis when HTRFLOW_REDIS_URL is set (shared by
-# every replica), otherwise a SQLite file in HTRFLOW_STATE_DIR shared by the workers of one pod.
+# Failed-login counts (results/counters.py, whole numbers only): in Redis when HTRFLOW_REDIS_URL is
+# set (shared by every replica), otherwise in a SQLite file in HTRFLOW_STATE_DIR shared by the
+# workers of one pod. That folder is created with mode 0700; one that another user owns or may
+# write to stops start-up, since whoever can write there could change the counts.
 HTRFLOW_REDIS_URL = env_redis_url("HTRFLOW_REDIS_URL", "")
 HTRFLOW_STATE_DIR = env_str("HTRFLOW_STATE_DIR", str(Path(tempfile.gettempdir()) / "htrbrowser"))
+if not HTRFLOW_REDIS_URL and (_STATE_DIR_PROBLEM := state_folder_problem(HTRFLOW_STATE_DIR)):
+    raise SettingError(_STATE_DIR_PROBLEM)
 # Seconds: connect and read timeouts of every Redis call.
 HTRFLOW_REDIS_TIMEOUT = env_float("HTRFLOW_REDIS_TIMEOUT", 2.0, minimum=0.1)
-if HTRFLOW_REDIS_URL:
-    _SHARED_CACHE = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": HTRFLOW_REDIS_URL,
-        "KEY_PREFIX": "htrbrowser",
-        "OPTIONS": {
-            "socket_connect_timeout": HTRFLOW_REDIS_TIMEOUT,
-            "socket_timeout": HTRFLOW_REDIS_TIMEOUT,
-        },
-    }
-else:
-    _SHARED_CACHE = {"BACKEND": "results.pod_cache.PodCache", "LOCATION": HTRFLOW_STATE_DIR}
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "shared": _SHARED_CACHE,
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

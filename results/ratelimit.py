@@ -1,11 +1,13 @@
 """Limits on failed logins, counted in storage every process of the site shares.
 
-Three counts, each a fixed window that starts with its first failure:
+Four counts, each a fixed window that starts with its first failure:
 
 - per client address (``ADDRESS_LIMIT``): one address guessing many names;
 - per user name *from one address* (``USER_LIMIT``): one address guessing one name;
 - per user name from addresses it has never logged in from (``USER_CEILING``): many
-  addresses guessing one name.
+  addresses guessing one name;
+- per device (``DEVICE_LIMIT``): a browser that holds a valid device cookie for the name it
+  tries (``results.device``) is counted here, and only here.
 
 An "address" is an IPv4 address or an IPv6 /64: one client is usually handed a whole /64,
 so counting its addresses one by one would never limit it, and 40 of them could each
@@ -16,21 +18,27 @@ tool. Anyone who knows a user name could send five wrong passwords from anywhere
 keep its owner out, right password included. Keyed by (name, address), failures from
 the attacker's address hold back only that address. The ceiling per name bounds
 guessing spread over many addresses, and it does not apply to an address the name has
-logged in from before (remembered for ``KNOWN_ADDRESS_SECONDS`` after each success):
-so however many addresses guess, the owner still gets in from where they usually do.
+logged in from before (remembered for ``KNOWN_ADDRESS_SECONDS`` after each success).
+
+The address counts can still be filled by strangers: guesses from many /64s reach the ceiling
+for a name on every new address, and guesses from behind a shared address (a NAT, an office)
+fill that address's counts for everyone behind it. So, as OWASP recommends against lock-out
+attacks, a browser that has logged in as a name gets a signed device cookie, and its attempts for
+that name count only against its own per-device limit: its owner gets in whatever strangers do,
+while guesses from unknown browsers stay limited as above.
 
 Each attempt is *reserved* before the store is asked: every count it belongs to is
 raised first (an atomic increment in the shared storage), and when any of them went
 over its limit, all of them are given back and the attempt is refused. Parallel
 attempts, in one process or in many, cannot all pass a check before any failure is
 recorded. Afterwards the caller settles the reservation: a wrong account keeps it (it
-was a failure), a success forgets the name's failures from that address, remembers the
-address, and gives the rest back, and an attempt the store could not judge
+was a failure), a success forgets the name's failures from that address (or device), remembers
+the address, and gives the rest back, and an attempt the store could not judge
 (unreachable, timeout) gives everything back.
 
-The counts live in Django's ``shared`` cache (see ``htrbrowser/settings.py``): Redis when
-``HTRFLOW_REDIS_URL`` is set, else ``results.pod_cache`` for the workers of one pod. Keys
-hold hashes, never user names or addresses.
+The counts are whole numbers in ``results.counters``: Redis when ``HTRFLOW_REDIS_URL`` is set,
+else a SQLite file in ``HTRFLOW_STATE_DIR`` for the workers of one pod. Keys hold hashes, never
+user names or addresses.
 """
 
 import hashlib
@@ -38,12 +46,12 @@ import ipaddress
 import logging
 import math
 import sqlite3
-import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import caches
 from redis.exceptions import RedisError
+
+from results import counters
 
 logger = logging.getLogger(__name__)
 
@@ -51,8 +59,8 @@ logger = logging.getLogger(__name__)
 ADDRESS_LIMIT = (20, 15 * 60)
 USER_LIMIT = (5, 15 * 60)
 USER_CEILING = (50, 15 * 60)
+DEVICE_LIMIT = (5, 15 * 60)
 KNOWN_ADDRESS_SECONDS = 60 * 24 * 3600
-CACHE_ALIAS = "shared"
 _KEY_PREFIX = "login-limit"
 STORAGE_ERRORS = (RedisError, sqlite3.Error, OSError)
 
@@ -65,7 +73,8 @@ class LimitsUnavailable(Exception):
 class Refusal:
     """Which limit refused and for how long."""
 
-    scope: str  # "address", "user" (this name from this address) or "user_everywhere"
+    # "address", "user" (this name from this address), "user_everywhere" or "device" (this name from this browser)
+    scope: str
     retry_after: int
 
     @property
@@ -75,6 +84,8 @@ class Refusal:
             return f"Too many failed logins for this user name from your address; wait {wait} before trying again."
         if self.scope == "user_everywhere":
             return f"Too many failed logins for this user name from many addresses; wait {wait} before trying again."
+        if self.scope == "device":
+            return f"Too many failed logins for this user name from this browser; wait {wait} before trying again."
         return f"Too many failed logins from your address; wait {wait} before trying again."
 
 
@@ -82,11 +93,9 @@ class Refusal:
 class Reservation:
     """One attempt, counted in advance as a failure under each of its counters."""
 
-    address_key: str
-    user_here_key: str
-    ceiling_key: str | None  # None: this name has logged in from this address before
-    known_key: str
-    windows: tuple  # (key, window seconds) for every raised counter
+    forget_key: str  # forgotten on success: this name from this address, or from this device
+    known_key: str  # set on success: this name has logged in from this address
+    raised: tuple  # (key, window seconds) for every raised counter
 
 
 def _wait_words(seconds):
@@ -109,7 +118,8 @@ def address_bucket(address):
     return str(parsed)
 
 
-def _user_name(username):
+def normalised_name(username):
+    """A user name as the limits (and the device cookie) count it: trimmed and case-folded."""
     return username.strip().casefold()
 
 
@@ -118,108 +128,62 @@ def _key(scope, *parts):
     return f"{_KEY_PREFIX}:{scope}:{digest}"
 
 
-def _limits():
-    return (
-        tuple(getattr(settings, "HTRFLOW_LOGIN_ADDRESS_LIMIT", ADDRESS_LIMIT)),
-        tuple(getattr(settings, "HTRFLOW_LOGIN_USER_LIMIT", USER_LIMIT)),
-        tuple(getattr(settings, "HTRFLOW_LOGIN_USER_CEILING", USER_CEILING)),
-    )
-
-
-def _cache():
-    return caches[CACHE_ALIAS]
-
-
-# --- one fixed-window counter in the shared cache --------------------------------------------
-
-
-def _raise_count(cache, key, window):
-    """Count one more failure under ``key``; returns the count, this one included.
-
-    The window's end is kept beside the count (``<key>:ends``), so a refusal can say how long
-    to wait. Redis's INCR on a key that expired a moment before creates it without an expiry;
-    a count of 1 is therefore given its window again, so no count outlives its window.
-    """
-    ends_key = key + ":ends"
-    cache.add(ends_key, time.time() + window, window)
-    cache.add(key, 0, window)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window ended between add and incr
-        cache.add(key, 0, window)
-        count = cache.incr(key)
-    if count == 1:
-        cache.touch(key, _seconds_left(cache, key, window))
-    return count
-
-
-def _give_back(cache, key, window):
-    try:
-        count = cache.decr(key)
-    except ValueError:  # the window has ended: nothing left to give back
-        return
-    if count <= 0:
-        cache.touch(key, _seconds_left(cache, key, window))
-
-
-def _seconds_left(cache, key, window):
-    ends = cache.get(key + ":ends")
-    if ends is None:
-        return window
-    return max(1, math.ceil(ends - time.time()))
+def _limit(name, default):
+    return tuple(getattr(settings, name, default))
 
 
 # --- reservations ------------------------------------------------------------------------------
 
 
-def reserve(address, username):
+def reserve(address, username, device=None):
     """Count an attempt before the store is asked: ``(None, Reservation)``, or ``(Refusal, None)`` at a limit.
+
+    ``device`` is the id of a valid device cookie for this user name (``results.device``), or
+    None: with one, the attempt counts against that device's limit only.
 
     Raises LimitsUnavailable when the shared storage does not answer: then nobody is let
     through unchecked.
     """
-    address_limit, user_limit, ceiling = _limits()
-    bucket, user = address_bucket(address), _user_name(username)
+    bucket, user = address_bucket(address), normalised_name(username)
     known_key = _key("known", user, bucket)
-    checks = [
-        ("address", _key("address", bucket), address_limit),
-        ("user", _key("user-here", user, bucket), user_limit),
-    ]
     try:
-        cache = _cache()
-        known = cache.get(known_key) is not None
-        if not known:
-            checks.append(("user_everywhere", _key("user", user), ceiling))
+        counts = counters.counters()
+        if device:
+            forget_key = _key("device", user, device)
+            checks = [("device", forget_key, _limit("HTRFLOW_LOGIN_DEVICE_LIMIT", DEVICE_LIMIT))]
+        else:
+            forget_key = _key("user-here", user, bucket)
+            checks = [
+                ("address", _key("address", bucket), _limit("HTRFLOW_LOGIN_ADDRESS_LIMIT", ADDRESS_LIMIT)),
+                ("user", forget_key, _limit("HTRFLOW_LOGIN_USER_LIMIT", USER_LIMIT)),
+            ]
+            if counts.get(known_key) is None:
+                ceiling = _limit("HTRFLOW_LOGIN_USER_CEILING", USER_CEILING)
+                checks.append(("user_everywhere", _key("user", user), ceiling))
         raised = []
         for scope, key, (allowed, window) in checks:
-            count = _raise_count(cache, key, window)
+            count, seconds_left = counts.add(key, 1, window)
             raised.append((key, window))
             if count > allowed:
                 for raised_key, raised_window in raised:
-                    _give_back(cache, raised_key, raised_window)
-                return Refusal(scope, _seconds_left(cache, key, window)), None
+                    counts.add(raised_key, -1, raised_window)
+                return Refusal(scope, max(1, math.ceil(seconds_left))), None
     except STORAGE_ERRORS as error:
         raise _unavailable(error) from None
-    return None, Reservation(
-        address_key=checks[0][1],
-        user_here_key=checks[1][1],
-        ceiling_key=checks[2][1] if len(checks) > 2 else None,
-        known_key=known_key,
-        windows=tuple(raised),
-    )
+    return None, Reservation(forget_key=forget_key, known_key=known_key, raised=tuple(raised))
 
 
 def succeeded(reservation):
-    """The account was right: forget this name's failures from this address, remember the address,
-    and give the other counts back. A storage failure here is logged: the login stands."""
+    """The account was right: forget this name's failures from this address (or device), remember the
+    address, and give the other counts back. A storage failure here is logged: the login stands."""
     try:
-        cache = _cache()
-        cache.delete(reservation.user_here_key)
+        counts = counters.counters()
+        counts.delete(reservation.forget_key)
         remembered = int(getattr(settings, "HTRFLOW_LOGIN_KNOWN_SECONDS", KNOWN_ADDRESS_SECONDS))
-        cache.set(reservation.known_key, 1, remembered)
-        for key, window in reservation.windows:
-            if key != reservation.user_here_key:
-                _give_back(cache, key, window)
+        counts.put(reservation.known_key, 1, remembered)
+        for key, window in reservation.raised:
+            if key != reservation.forget_key:
+                counts.add(key, -1, window)
     except STORAGE_ERRORS as error:
         logger.warning("A successful login could not be noted in the shared login limits: %s", type(error).__name__)
 
@@ -227,21 +191,22 @@ def succeeded(reservation):
 def release(reservation):
     """The store could not judge the attempt: it does not count."""
     try:
-        cache = _cache()
-        for key, window in reservation.windows:
-            _give_back(cache, key, window)
+        counts = counters.counters()
+        for key, window in reservation.raised:
+            counts.add(key, -1, window)
     except STORAGE_ERRORS as error:
         logger.warning("A login attempt could not be given back to the shared login limits: %s", type(error).__name__)
 
 
 def reset():
-    """Forget every count and known address (tests; on Redis this empties the configured database)."""
-    _cache().clear()
+    """Forget every count and known address (tests)."""
+    counters.counters().clear()
 
 
 def _unavailable(error):
     where = "Redis (HTRFLOW_REDIS_URL)" if settings.HTRFLOW_REDIS_URL else f"the folder {settings.HTRFLOW_STATE_DIR}"
-    logger.warning("The failed-login limits cannot be read from %s: %s", where, type(error).__name__)
+    reason = str(error) if isinstance(error, counters.UnsafeStateFolder) else type(error).__name__
+    logger.warning("The failed-login limits cannot be read from %s: %s", where, reason)
     if settings.HTRFLOW_REDIS_URL:
         return LimitsUnavailable(
             "Logins are paused because the site's shared login limits (Redis) did not answer; "
@@ -249,5 +214,5 @@ def _unavailable(error):
         )
     return LimitsUnavailable(
         "Logins are paused because the site cannot write its login limits; "
-        "tell an operator to give it a writable HTRFLOW_STATE_DIR."
+        "tell an operator to give it a private, writable HTRFLOW_STATE_DIR."
     )

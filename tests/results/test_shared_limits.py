@@ -13,8 +13,8 @@ import requests
 from django.test import RequestFactory
 
 from results import login, ratelimit, store
+from results.counters import FileCounters
 from results.outcomes import Outcome, StoreError
-from results.pod_cache import PodCache
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
 
@@ -24,16 +24,11 @@ factory = RequestFactory()
 @pytest.fixture(params=["pod", "redis"])
 def shared_storage(request, settings, tmp_path):
     """The limits' storage for one test: a fresh pod-local folder, or the test Redis emptied."""
-    caches = dict(settings.CACHES)
     if request.param == "redis":
-        url = request.getfixturevalue("redis_url")
-        settings.HTRFLOW_REDIS_URL = url
-        caches["shared"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
-                            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2}}
+        settings.HTRFLOW_REDIS_URL = request.getfixturevalue("redis_url")
     else:
         settings.HTRFLOW_REDIS_URL = ""
-        caches["shared"] = {"BACKEND": "results.pod_cache.PodCache", "LOCATION": str(tmp_path / "state")}
-    settings.CACHES = caches
+        settings.HTRFLOW_STATE_DIR = str(tmp_path / "state")
     return request.param
 
 
@@ -99,7 +94,6 @@ def test_an_address_used_before_is_still_held_to_its_own_limit(shared_storage, a
 
 def test_no_count_is_lost_when_processes_increment_together(tmp_path):
     location = str(tmp_path / "state")
-    PodCache(location, {}).add("n", 0, 600)
     context = multiprocessing.get_context("fork")
     workers = [context.Process(target=_increment_many, args=(location, 200)) for _ in range(4)]
     for worker in workers:
@@ -107,32 +101,32 @@ def test_no_count_is_lost_when_processes_increment_together(tmp_path):
     for worker in workers:
         worker.join(60)
     assert [worker.exitcode for worker in workers] == [0] * 4
-    assert PodCache(location, {}).get("n") == 800
+    assert FileCounters(location).get("n") == 800
 
 
 def _increment_many(location, times):
-    cache = PodCache(location, {})
+    counters = FileCounters(location)
     for _ in range(times):
-        cache.incr("n")
+        counters.add("n", 1, 600)
 
 
-def test_the_pod_store_forgets_what_has_expired(tmp_path):
-    cache = PodCache(str(tmp_path / "state"), {})
-    cache.set("gone", 1, -1)
-    assert cache.get("gone") is None
-    with pytest.raises(ValueError):
-        cache.incr("gone")
-    assert cache.add("gone", 5, 60)
-    assert cache.incr("gone", 2) == 7
-    assert not cache.add("gone", 0, 60)
+def test_the_pod_store_forgets_what_has_expired_and_never_creates_a_count_by_giving_one_back(tmp_path):
+    counters = FileCounters(str(tmp_path / "state"))
+    counters.put("gone", 1, -1)
+    assert counters.get("gone") is None
+    assert counters.add("gone", -1, 60) == (0, 0.0)
+    assert counters.get("gone") is None
+    count, left = counters.add("gone", 1, 60)
+    assert count == 1 and 59 < left <= 60
+    assert counters.add("gone", 1, 60)[0] == 2
+    assert counters.add("gone", -1, 60)[0] == 1
+    assert counters.add("gone", -1, 60)[0] == 0
+    assert counters.get("gone") is None
 
 
 def test_a_redis_that_does_not_answer_pauses_logins_with_a_sentence(settings, closed_port_endpoint, store_calls):
-    url = closed_port_endpoint.replace("http://", "redis://")
-    settings.HTRFLOW_REDIS_URL = url
-    settings.CACHES = {**settings.CACHES, "shared": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
-        "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1}}}
+    settings.HTRFLOW_REDIS_URL = closed_port_endpoint.replace("http://", "redis://")
+    settings.HTRFLOW_REDIS_TIMEOUT = 1
     answer = attempt("203.0.113.30", "alice", "pw")
     assert answer.status == 503
     assert answer.sentence == (
@@ -147,8 +141,6 @@ def test_an_unwritable_state_folder_pauses_logins_with_a_sentence(settings, tmp_
     blocked.write_text("not a folder")
     settings.HTRFLOW_REDIS_URL = ""
     settings.HTRFLOW_STATE_DIR = str(blocked / "state")
-    settings.CACHES = {**settings.CACHES, "shared": {"BACKEND": "results.pod_cache.PodCache",
-                                                     "LOCATION": settings.HTRFLOW_STATE_DIR}}
     answer = attempt("203.0.113.31", "alice", "pw")
     assert answer.status == 503
     assert "HTRFLOW_STATE_DIR" in answer.sentence
