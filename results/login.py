@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from results import ratelimit, session, site, store
+from results import device, ratelimit, session, site, store
 from results.login_log import login_ended
 from results.outcomes import Outcome, StoreError
 
@@ -181,11 +181,13 @@ def attempt(request, username, password):
     """Prove the account (rate limits first). The Origin and shape were checked by the caller.
 
     The attempt is reserved against the failed-login limits before the store is asked, so
-    parallel attempts cannot get past a limit together (see ``results.ratelimit``).
+    parallel attempts cannot get past a limit together (see ``results.ratelimit``). A browser
+    holding a valid device cookie for this name is counted per device (``results.device``); the
+    caller gives the browser that cookie on success (``remember_device``).
     """
     address = site.client_address(request)
     try:
-        refusal, reservation = ratelimit.reserve(address, username)
+        refusal, reservation = ratelimit.reserve(address, username, device=device.device_for(request, username))
     except ratelimit.LimitsUnavailable as unavailable:
         return refused("limits_unavailable", str(unavailable))
     if refusal:
@@ -202,6 +204,11 @@ def attempt(request, username, password):
     elif answer.reason != "wrong":
         ratelimit.release(reservation)
     return answer
+
+
+def remember_device(response, request, answer):
+    """After a successful attempt: the device cookie that exempts this browser from strangers' lock-outs."""
+    device.remember(response, request, answer.user)
 
 
 def _prove(username, password):

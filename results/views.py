@@ -68,6 +68,7 @@ def api_login(request):
         return _json_refusal(answer)
     response = HttpResponse(status=204)
     session.start(response, request, answer.user, answer.access_key, answer.secret_key, answer.reads_namespace)
+    login.remember_device(response, request, answer)
     return response
 
 
@@ -154,6 +155,7 @@ def login_page(request):
     else:
         response = HttpResponseRedirect(next_url, status=303)
     session.start(response, request, answer.user, answer.access_key, answer.secret_key, answer.reads_namespace)
+    login.remember_device(response, request, answer)
     return response
 
 

@@ -49,7 +49,7 @@ def test_without_trusted_hops_forwarded_headers_change_nothing(client, store, be
     assert post_login(client, account, "https://htr.example.org", **forged).status_code == 403
     response = post_login(client, account, TEST_SERVER_ORIGIN, **forged)
     assert response.status_code == 204
-    assert set(response.cookies) == {"htrflow_session"}
+    assert set(response.cookies) == {"htrflow_session", "htrflow_device"}
     assert not response.cookies["htrflow_session"]["secure"]
 
 
@@ -61,7 +61,7 @@ def test_one_hop_believes_only_the_right_most_proto(client, store, behind_proxie
     assert post_login(client, account, "https://testserver", **appended).status_code == 403
     response = post_login(client, account, TEST_SERVER_ORIGIN, **appended)
     assert response.status_code == 204
-    assert set(response.cookies) == {"htrflow_session"}
+    assert set(response.cookies) == {"htrflow_session", "htrflow_device"}
     assert not response.cookies["htrflow_session"]["secure"]
 
 
@@ -78,7 +78,7 @@ def test_one_hop_over_https_gives_the_prefixed_secure_cookie(client, store, behi
     assert post_login(client, account, "https://evil.example", **appended).status_code == 403
     response = post_login(client, account, "https://htr.example.org", **appended)
     assert response.status_code == 204
-    assert set(response.cookies) == {"__Host-htrflow_session"}
+    assert set(response.cookies) == {"__Host-htrflow_session", "__Host-htrflow_device"}
     assert response.cookies["__Host-htrflow_session"]["secure"]
 
 
@@ -94,7 +94,7 @@ def test_two_hops_believe_the_entry_the_outer_proxy_wrote(client, store, behind_
     assert post_login(client, account, "http://127.0.0.1:8128", **appended).status_code == 403
     response = post_login(client, account, "https://htr.example.org", **appended)
     assert response.status_code == 204
-    assert set(response.cookies) == {"__Host-htrflow_session"}
+    assert set(response.cookies) == {"__Host-htrflow_session", "__Host-htrflow_device"}
 
 
 def test_the_session_cookie_is_read_under_the_name_the_trusted_scheme_gives(client, store, behind_proxies):

@@ -1,10 +1,12 @@
 """POST /results/_login, /results/_logout and GET /results/_session against the store double."""
 
+import hashlib
 import io
 import json
 import logging
 
 import pytest
+from django.core import signing
 
 from tests.fixtures.session import TEST_SERVER_ORIGIN, login_as
 
@@ -312,3 +314,35 @@ def test_the_form_refuses_control_characters_too(client, store, store_calls):
     response = client.post("/login", {"username": "a\rb", "password": "p"}, HTTP_ORIGIN=TEST_SERVER_ORIGIN)
     assert response.status_code == 422
     assert store_calls == []
+
+
+def test_a_login_gives_the_browser_a_long_lived_device_cookie_that_holds_no_secret(client, store):
+    account = store.accounts["full"]
+    response = post_login(client, account.username, account.password)
+    assert response.status_code == 204
+    cookie = response.cookies["htrflow_device"]
+    assert cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/"
+    assert cookie["max-age"] == 90 * 24 * 3600
+    assert not cookie["secure"]
+    # Signed, not sealed: what it holds is readable, and it is only a hash of the name and a random id.
+    held = signing.loads(cookie.value, salt="results.device:htrflow_device")
+    assert set(held) == {"u", "d"}
+    assert held["u"] == hashlib.sha256(account.username.casefold().encode()).hexdigest()[:32]
+    for secret in (account.password, account.username):
+        assert secret not in cookie.value and secret not in json.dumps(held)
+    # Logging out ends the session, not what the browser is known for.
+    assert "htrflow_device" not in client.post("/results/_logout", HTTP_ORIGIN=TEST_SERVER_ORIGIN).cookies
+
+
+def test_over_https_the_device_cookie_is_secure_and_host_prefixed(client, store):
+    account = store.accounts["full"]
+    response = post_login(client, account.username, account.password, origin="https://testserver", secure=True)
+    cookie = response.cookies["__Host-htrflow_device"]
+    assert cookie["secure"] and cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/"
+    assert "htrflow_device" not in response.cookies
+
+
+def test_a_failed_login_gives_no_device_cookie(client, store):
+    response = post_login(client, store.accounts["full"].username, "not-the-password")
+    assert response.status_code == 401
+    assert not any("htrflow_device" in name for name in response.cookies)
