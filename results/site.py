@@ -6,6 +6,7 @@ before us. Only then are ``X-Forwarded-Proto``, ``X-Forwarded-Host`` and
 the right, since every proxy appends. Anything further left came from the client.
 """
 
+import re
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -94,10 +95,25 @@ def origin_is_own(request):
 
 
 def client_address(request):
-    """The client's address: the right-most X-Forwarded-For entry a trusted proxy wrote."""
+    """The client's address: the right-most X-Forwarded-For entry a trusted proxy wrote, without a port."""
     vouched = _forwarded_entry(request, "HTTP_X_FORWARDED_FOR")
     hops = trusted_hops()
     entries = [e for e in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if e.strip()]
     if vouched and len(entries) >= hops:
-        return vouched
+        return _without_port(vouched)
     return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+_WITH_PORT = re.compile(r"\[(?P<v6>[^\]]+)\](?::\d{1,5})?|(?P<v4>[0-9.]+):\d{1,5}")
+
+
+def _without_port(entry):
+    """``198.51.100.50:1234``, ``[2001:db8::5]:443`` and ``[2001:db8::5]`` as the bare address.
+
+    Some proxies write the client's port, or IPv6 brackets, into X-Forwarded-For; the same client
+    must count as one whatever its port. Anything else is kept as written.
+    """
+    match = _WITH_PORT.fullmatch(entry)
+    if match is None:
+        return entry
+    return match.group("v6") or match.group("v4")
