@@ -5,7 +5,9 @@ which names no campaign), so a new view cannot forget it. The gate works out wha
 store account may see (``results.access``) and leaves it on the request as ``campaign_access``;
 the reading functions (``campaigns.views.read_cluster``/``find_campaign``) take it and drop every
 campaign it does not cover, so a campaign the account may not read answers exactly as an invented
-name does. A person who may see no campaign at all gets the refusal sentence from every view.
+name does. A person who may see no campaign at all gets the refusal sentence from every view; one
+whose access could not be checked (the store did not answer) is told that instead; one whose
+account the store no longer knows is sent to log in again.
 """
 
 from __future__ import annotations
@@ -13,33 +15,75 @@ from __future__ import annotations
 from functools import wraps
 
 from django.conf import settings
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
 
 from campaigns import kube
+from campaigns.models import Campaign
 from results import access
+from results.middleware import login_refusal
+
+NOT_CHECKED = (
+    "Which campaigns your store account may see could not be checked, because the results store did "
+    "not answer in time; try again in a minute. If it lasts, an operator should check the store (S3_ENDPOINT)."
+)
+NOT_CHECKED_SECONDS = 30
 
 
-def known_prefixes() -> list[str]:
-    """The results prefixes of the campaigns in the current reading of every shown namespace."""
-    prefixes = []
+def refusal_sentence() -> str:
+    namespace = settings.HTRFLOW_RESULTS_NAMESPACE
+    return (
+        f"Your store account may not read this site's results (under {namespace}/), so this site shows "
+        f"you no campaigns. Ask an operator to let your account read {namespace}/, or log in with another account."
+    )
+
+
+def sample_key(campaign: Campaign) -> str:
+    """The progress file of a volume that has started (so it exists), or "" when none has."""
+    for state in ("done", "failed", "active"):
+        page, _matching = campaign.volumes.select(state, "", 0, 1)
+        if page:
+            return page[0].progress_key
+    return ""
+
+
+def known_results() -> access.Results:
+    """What the current reading knows of the campaigns' results: prefix -> a key known to exist there.
+    None when no shown namespace could be read."""
+    results: dict[str, str] = {}
+    read_any = False
     for namespace in settings.HTRFLOW_NAMESPACES:
         try:
             reading = kube.read_namespace(namespace)
         except kube.ClusterUnavailable:
             continue
-        prefixes.extend(c.results_prefix for c in reading.campaigns if c.results_prefix)
-    return prefixes
+        read_any = True
+        for campaign in reading.campaigns:
+            if campaign.results_prefix and not results.get(campaign.results_prefix):
+                results[campaign.results_prefix] = sample_key(campaign)
+    return results if read_any else None
 
 
 def campaign_view(view):
-    """Run ``view`` with ``request.campaign_access`` set, or answer with the refusal when it covers nothing."""
+    """Run ``view`` with ``request.campaign_access`` set, or answer with why it cannot be shown."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        allowed = access.access_of(request, known_prefixes)
+        once: list = []
+
+        def results():
+            if not once:
+                once.append(known_results())
+            return once[0]
+
+        allowed = access.access_of(request, results)
         if allowed.ended:
             request.results_session_ended = True
+            return login_refusal(request)
+        if not allowed.known:
+            return _answer(request, NOT_CHECKED, 503, "access_not_checked", retry_after=NOT_CHECKED_SECONDS)
         if allowed.nothing:
-            return access.refused(request)
+            return _answer(request, refusal_sentence(), 403, "not_a_namespace_reader")
         request.campaign_access = allowed
         return view(request, *args, **kwargs)
 
@@ -52,3 +96,20 @@ def gated(patterns):
     for pattern in patterns:
         pattern.callback = campaign_view(pattern.callback)
     return patterns
+
+
+def _answer(request, sentence: str, status: int, reason: str, retry_after: int | None = None):
+    """A page (``status``), a poll that reloads the page into the sentence, or JSON from the read API.
+    It never names a campaign."""
+    if request.path_info.startswith("/api/"):
+        response = JsonResponse({"detail": sentence, "reason": reason}, status=status)
+    elif getattr(request, "htmx", False):
+        response = HttpResponse(sentence, status=status, content_type="text/plain; charset=utf-8")
+        if status == 403:
+            response["HX-Refresh"] = "true"  # the page reloads and shows the sentence in full
+    else:
+        response = render(request, "results/cards_refused.html", {"sentence": sentence}, status=status)
+    response["Cache-Control"] = "private, no-store"
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response

@@ -12,11 +12,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from campaigns import kube, rerun
-from campaigns.models import LABEL_CAMPAIGN, Campaign
+from campaigns.models import LABEL_CAMPAIGN, LABEL_PIPELINE, Campaign
+from results.access import Access
 
 
-def taken_names(namespace: str) -> set[str]:
-    """Campaign names the namespace already has (Jobs, their parts' stems, and records that outlive them)."""
+def taken_names(namespace: str, access: Access) -> set[str]:
+    """Campaign names the namespace already has (Jobs, their parts' stems, and records that outlive them),
+    of the campaigns the person may see: a name taken by one they may not see must not show through the
+    name chosen for the re-run (applying the file then says the name is taken)."""
     try:
         snapshot = kube.read_namespace(namespace).snapshot
     except kube.ClusterUnavailable:
@@ -25,6 +28,9 @@ def taken_names(namespace: str) -> set[str]:
     for item in [*snapshot.jobs, *snapshot.records, *snapshot.status_records]:
         metadata = item.get("metadata") if isinstance(item, dict) else None
         labels = (metadata or {}).get("labels") or {}
+        pipeline = labels.get(LABEL_PIPELINE)
+        if not access.sees(f"{namespace}/{pipeline}/" if isinstance(pipeline, str) and pipeline else "", namespace):
+            continue
         if isinstance(labels.get(LABEL_CAMPAIGN), str):
             names.add(labels[LABEL_CAMPAIGN])
         if isinstance((metadata or {}).get("name"), str):
@@ -36,11 +42,11 @@ def file_url(campaign: Campaign) -> str:
     return reverse("campaign_rerun_file", args=[campaign.namespace, campaign.name])
 
 
-def panel(campaign: Campaign) -> dict | None:
+def panel(campaign: Campaign, access: Access) -> dict | None:
     """The panel's context, or None when the campaign has no failed volume."""
     if not rerun.failed_volumes(campaign):
         return None
-    plan = rerun.plan_rerun(campaign, taken_names(campaign.namespace))
+    plan = rerun.plan_rerun(campaign, taken_names(campaign.namespace, access))
     return {
         "plan": plan,
         "text": rerun.campaign_file(plan),
@@ -61,7 +67,9 @@ def rerun_file(request, namespace, name):
     if not rerun.failed_volumes(campaign):
         return _problem(request, f"{campaign.name} has no failed volumes, so there is nothing to re-run.", 404)
     try:
-        plan = rerun.plan_rerun(campaign, taken_names(namespace), request.GET.get("pipeline", "")[:100])
+        plan = rerun.plan_rerun(
+            campaign, taken_names(namespace, request.campaign_access), request.GET.get("pipeline", "")[:100]
+        )
     except rerun.RerunRefused as refused:
         return _problem(request, refused.sentence, 400)
     response = HttpResponse(rerun.campaign_file(plan), content_type="application/yaml; charset=utf-8")

@@ -86,7 +86,7 @@ def read_cluster(request, now, namespaces: list[str] | None = None) -> ClusterSt
             state.problems.append(prefix + trouble.sentence)
             continue
         state.readings.append(reading)
-        state.campaigns.extend(c for c in reading.campaigns if allowed.sees(c.results_prefix))
+        state.campaigns.extend(c for c in reading.campaigns if allowed.sees(c.results_prefix, c.namespace))
         banner = reading.banner(now)
         if banner:
             state.stale = True
@@ -113,7 +113,7 @@ def find_campaign(request, namespace: str, name: str, now) -> tuple[Campaign | N
         state.stale = True
         state.banners.append(banner)
     campaign = reading.find(name)
-    if campaign is not None and not shown_to(request).sees(campaign.results_prefix):
+    if campaign is not None and not shown_to(request).sees(campaign.results_prefix, campaign.namespace):
         campaign = None
     if campaign is not None:
         state.campaigns.append(campaign)
@@ -225,7 +225,7 @@ def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown
         "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
         "pages_to_check": None if for_poll else pages_to_check(card.quality, request.GET.get("check")),
         "now": now,
-        "rerun": None if for_poll else rerun_views.panel(campaign),
+        "rerun": None if for_poll else rerun_views.panel(campaign, shown_to(request)),
     }
 
 

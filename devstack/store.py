@@ -423,13 +423,18 @@ class StoreDouble:
         list takes every right away, as an operator removing the account's policy does."""
         iam = self._iam_client()
         if prefixes:
-            policy = prefix_policy(self.bucket, prefixes)
-            iam.put_user_policy(UserName=name, PolicyName=READER_POLICY_NAME, PolicyDocument=json.dumps(policy))
+            self.set_policy(name, prefix_policy(self.bucket, prefixes))
         else:
             try:
                 iam.delete_user_policy(UserName=name, PolicyName=READER_POLICY_NAME)
             except iam.exceptions.NoSuchEntityException:
                 pass
+
+    def set_policy(self, name: str, policy: dict) -> None:
+        """Give a reader account (both identities) this IAM policy instead of its own."""
+        self._iam_client().put_user_policy(
+            UserName=name, PolicyName=READER_POLICY_NAME, PolicyDocument=json.dumps(policy)
+        )
 
     def restore(self, name: str) -> None:
         """Give a reader account its first rights back."""

@@ -4,19 +4,29 @@
 
 - ``store-accounts``: every campaign, to any account the store accepts (a store only we use).
 - ``namespace-readers`` (the default): an account that may read under the results namespace
-  (``<HTRFLOW_RESULTS_NAMESPACE>/``) sees every campaign. Any other account sees exactly the
-  campaigns whose results prefix (``<ns>/<pipeline>/``) it may read: a project's own account sees
-  its own campaigns, an account that may read nothing sees none.
+  (``<HTRFLOW_RESULTS_NAMESPACE>/``) sees every campaign there. Any other campaign (one of
+  another namespace, or every campaign for an account below the namespace) is seen when the
+  account may read its results prefix ``<ns>/<pipeline>/``.
+
+How a prefix is proved. A read of an object known to exist there (a started volume's
+``progress.json``) settles it: allowed or refused. Where no object is known, a ranged GET of the
+prefix key itself is asked: an answer other than "access denied" (the key, or "no such key") is
+taken as leave to read, and a refused GET is followed by one listing. The namespace is proved
+the same way, and then every known object of its pipelines is read once: S3 also answers "no
+such key" to an account that may only list, so one refusal there means the account reads only
+part of the namespace.
 
 A proof is kept per account in each process and is good for ``HTRFLOW_ACCESS_SECONDS`` (five
-minutes by default). Past half of that, a request is answered from it while it is proved again in
-the background; past all of it, the request waits for the new proof, so an account whose rights
-were taken away stops seeing campaigns within that time. The login's own proof is the first one.
-Every probe is one ranged GET of the prefix (and one listing of it when the GET is refused),
-taken from the person's store budget (``results.budget``): prefixes the budget does not grant now
-are proved a few seconds later, so 40 or 400 campaigns never cost more than a person may read.
-While the store cannot answer, the last proof stands; an account the store no longer knows sees
-nothing, and its session ends.
+minutes by default). Past half of that, a request is answered from it while it is proved again
+in the background; past all of it, the request waits for the new proof, so an account whose
+rights were taken away stops seeing campaigns within that time. Each prefix's proof ages on its
+own. The probes come out of the person's store budget (``results.budget``); prefixes the budget
+does not grant now are proved a few seconds later.
+
+While the store cannot be asked (down, slow, the budget spent), the last proof stands for
+``RETRY_SECONDS`` before it is asked again; with no proof at all, the login's own proof of the
+namespace is used, else the person is told the check could not be made (never that the account
+may read nothing). An account the store no longer knows sees nothing, and its session ends.
 """
 
 from __future__ import annotations
@@ -26,13 +36,11 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
-from django.shortcuts import render
 
 from results import budget, store
 from results.outcomes import Outcome, StoreError
@@ -43,38 +51,51 @@ READS_PER_PROBE = 2  # a ranged GET, and a listing when the GET is refused
 # Prefixes probed in one renewal: the person's whole budget less the namespace's own probe (49: 40
 # campaigns of 40 pipelines are proved at once; the rest of a larger archive a budget window later).
 PROBED_AT_ONCE = (budget.BUDGET_READS - READS_PER_PROBE) // READS_PER_PROBE
+RETRY_SECONDS = 15.0  # after the store could not be asked, the last proof is used this long
 MOST_ACCOUNTS = 10_000
 _clock = time.time  # the proofs' clock (tests move it on)
+
+# What the reading knows of the campaigns' results: prefix -> the key of an object known to exist
+# under it ("" when none is known). None: the cluster could not be read, so nothing is known.
+Results = Mapping[str, str] | None
 
 
 @dataclass(frozen=True)
 class Access:
     """What one account was last proved to read."""
 
-    everything: bool = False
-    readable: frozenset[str] = frozenset()  # results prefixes "<ns>/<pipeline>/" it may read
-    proved: dict[str, float] = field(default_factory=dict, compare=False)  # prefix -> when it was asked
+    everything_under: str = ""  # "<ns>/" when the account may read the whole results namespace
+    everywhere: bool = False  # HTRFLOW_CARDS_FOR=store-accounts: every campaign
+    readable: frozenset[str] = frozenset()  # other results prefixes "<ns>/<pipeline>/" it may read
+    proved: Mapping[str, float] = field(default_factory=dict, compare=False)  # prefix -> when asked
     proved_at: float = 0.0  # when the account as a whole was last proved
+    known: bool = True  # False: nothing could be proved yet (the store did not answer)
     ended: bool = False  # the store no longer knows the account
+    retry_at: float = 0.0  # after the store could not be asked: when to ask again
 
-    def sees(self, results_prefix: str) -> bool:
-        return self.everything or (bool(results_prefix) and results_prefix in self.readable)
+    def sees(self, results_prefix: str, namespace: str = "") -> bool:
+        """Whether a campaign with this results prefix (in this namespace) may be shown. A campaign with
+        no pipeline, so no results, is shown to readers of its whole namespace."""
+        if self.everywhere:
+            return True
+        if self.everything_under and (results_prefix or f"{namespace}/").startswith(self.everything_under):
+            return True
+        return bool(results_prefix) and results_prefix in self.readable
 
     @property
     def nothing(self) -> bool:
-        return not self.everything and not self.readable
+        return self.known and not self.ended and not self.everywhere and not self.everything_under and not self.readable
 
 
-EVERYTHING = Access(everything=True)
+EVERYTHING = Access(everywhere=True)
 
 
-def recheck_seconds() -> float:
-    return float(settings.HTRFLOW_ACCESS_SECONDS)
+def _namespace_prefix() -> str:
+    return f"{settings.HTRFLOW_RESULTS_NAMESPACE}/"
 
 
 def _key_of(access_key: str, secret_key: str) -> str:
     return hashlib.sha256(f"{access_key}\0{secret_key}".encode()).hexdigest()
-
 
 
 class _Proofs:
@@ -88,6 +109,8 @@ class _Proofs:
 
     def get(self, key: str) -> Access | None:
         with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
             return self._entries.get(key)
 
     def put(self, key: str, access: Access) -> None:
@@ -97,32 +120,38 @@ class _Proofs:
             while len(self._entries) > MOST_ACCOUNTS:
                 self._entries.popitem(last=False)
 
+    def _claim(self, key: str) -> threading.Event | None:
+        """The event of a proof this thread now makes, or None when another thread is making one."""
+        with self._lock:
+            if key in self._proving:
+                return None
+            event = self._proving[key] = threading.Event()
+            return event
+
+    def _done(self, key: str) -> None:
+        with self._lock:
+            event = self._proving.pop(key, None)
+        if event is not None:
+            event.set()
+
     def prove_now(self, key: str, prove: Callable[[], Access], wait: float) -> Access | None:
         """Prove in this thread, or wait (at most ``wait`` s) for the proof another thread is making."""
-        with self._lock:
-            running = self._proving.get(key)
-            if running is None:
-                running = self._proving[key] = threading.Event()
-                mine = True
-            else:
-                mine = False
-        if not mine:
-            running.wait(wait)
+        if self._claim(key) is None:
+            with self._lock:
+                running = self._proving.get(key)
+            if running is not None:
+                running.wait(wait)
             return self.get(key)
         try:
             access = prove()
             self.put(key, access)
             return access
         finally:
-            with self._lock:
-                self._proving.pop(key, None)
-            running.set()
+            self._done(key)
 
     def prove_later(self, key: str, prove: Callable[[], Access]) -> None:
-        with self._lock:
-            if key in self._proving:
-                return
-            self._proving[key] = threading.Event()
+        if self._claim(key) is None:
+            return
 
         def run():
             try:
@@ -130,10 +159,7 @@ class _Proofs:
             except Exception:  # noqa: BLE001 - a background proof must never take the process down
                 logger.exception("Proving an account's access in the background failed.")
             finally:
-                with self._lock:
-                    event = self._proving.pop(key, None)
-                if event is not None:
-                    event.set()
+                self._done(key)
 
         self._pool.submit(run)
 
@@ -160,92 +186,108 @@ def forget(access_key: str, secret_key: str) -> None:
     _proofs.forget(_key_of(access_key, secret_key))
 
 
-def access_of(request, prefixes: Callable[[], Iterable[str]]) -> Access:
-    """What the request's account may see now. ``prefixes`` gives the results prefixes of the campaigns
-    the site shows (asked only when the account does not read the whole namespace)."""
+def access_of(request, results: Callable[[], Results]) -> Access:
+    """What the request's account may see now. ``results`` tells what the reading knows of the
+    campaigns' results (see ``Results``); it is asked only when a proof is made."""
     current = getattr(request, "results_session", None)
     if current is None:
         return Access()
     if settings.HTRFLOW_CARDS_FOR == "store-accounts":
         return EVERYTHING
-    key, now, interval = _key_of(current.access_key, current.secret_key), _clock(), recheck_seconds()
-    person = budget.person_named(current.user)
+    key, now, interval = _key_of(current.access_key, current.secret_key), _clock(), float(
+        settings.HTRFLOW_ACCESS_SECONDS
+    )
     known = _proofs.get(key)
-    if known is None and current.reads_namespace is True and now - current.issued_at < interval:
-        known = Access(everything=True, proved_at=float(current.issued_at))  # the login proved it
-        _proofs.put(key, known)
 
     def prove():
-        return _prove(current, person, prefixes, known, _clock())
+        return _prove(current, results, known, _clock())
 
-    if known is None or now - known.proved_at >= interval:
-        proved = _proofs.prove_now(key, prove, wait=2 * float(settings.HTRFLOW_S3_TIMEOUT) + 1)
-        return proved or known or Access()
-    unproved = not known.everything and _has_unproved(known, prefixes)
-    if now - known.proved_at >= interval / 2 or (unproved and now - known.proved_at >= budget.BUDGET_SECONDS):
+    if known is None or (now - known.proved_at >= interval and now >= known.retry_at):
+        wait = 3 * float(settings.HTRFLOW_S3_TIMEOUT) + 1
+        return _proofs.prove_now(key, prove, wait) or known or Access(known=False)
+    if now >= known.retry_at and (now - known.proved_at >= interval / 2 or _unproved(known, results)):
         _proofs.prove_later(key, prove)
     return known
 
 
-def _has_unproved(known: Access, prefixes: Callable[[], Iterable[str]]) -> bool:
-    return any(prefix not in known.proved for prefix in prefixes())
+def _unproved(known: Access, results: Callable[[], Results]) -> bool:
+    """Prefixes of the reading this proof has not asked about yet (and a budget window has passed)."""
+    if _clock() - known.proved_at < budget.BUDGET_SECONDS:
+        return False
+    return any(not known.sees(p) and p not in known.proved for p in (results() or {}))
 
 
-def _prove(current, person: str, prefixes: Callable[[], Iterable[str]], known: Access | None, now: float) -> Access:
-    """Ask the store what the account may read; on trouble, what was known stands."""
-    if budget.reads.take(person, READS_PER_PROBE) < READS_PER_PROBE:
-        return known or Access()
+def _prove(current, results: Callable[[], Results], known: Access | None, now: float) -> Access:
+    """Ask the store what the account may read; when it cannot be asked, what was known stands."""
+    person = budget.person_named(current.user)
     try:
-        if store.prove_account(current.access_key, current.secret_key, ask_listing=True):
-            return Access(everything=True, proved_at=now)
-        return _prove_prefixes(current, person, list(dict.fromkeys(prefixes())), known, now)
+        if budget.reads.take(person, READS_PER_PROBE) < READS_PER_PROBE:
+            raise _NotNow("the person's store budget is spent")
+        reading = results()
+        everything_under = _prove_namespace(current, person, reading)
+        return _prove_prefixes(current, person, reading, everything_under, known, now)
     except StoreError as error:
         if error.outcome is Outcome.SESSION_ENDED:
             return Access(ended=True, proved_at=now)
-        logger.warning("What an account may read could not be proved again (%s); its last proof stands.",
+        logger.warning("What an account may read could not be proved (%s); its last proof stands.",
                        error.outcome.value)
-        return known or Access()
+    except _NotNow as reason:
+        logger.info("What an account may read is proved later: %s.", reason)
+    return _last_proof(current, known, now)
 
 
-def _prove_prefixes(current, person: str, prefixes: list[str], known: Access | None, now: float) -> Access:
-    """Probe the prefixes asked longest ago (never asked first), as many as the budget grants."""
-    before = known if known is not None and not known.everything else Access()
-    proved = {p: at for p, at in before.proved.items() if p in prefixes}
+class _NotNow(Exception):
+    """The store is not asked now."""
+
+
+def _last_proof(current, known: Access | None, now: float) -> Access:
+    retry_at = now + RETRY_SECONDS
+    if known is not None and known.known:
+        return replace(known, retry_at=retry_at)
+    if current.reads_namespace is True:  # the login proved the namespace
+        return Access(everything_under=_namespace_prefix(), retry_at=retry_at)
+    return Access(known=False, retry_at=retry_at)
+
+
+def _prove_namespace(current, person: str, reading: Results) -> str:
+    """``"<ns>/"`` when the account may read the whole results namespace, else ``""``."""
+    namespace = _namespace_prefix()
+    if not store.may_read_prefix(current.access_key, current.secret_key, namespace):
+        return ""
+    samples = [key for prefix, key in (reading or {}).items() if key and prefix.startswith(namespace)]
+    samples = samples[: budget.reads.take(person, len(samples))]
+    if len(samples) < len([k for p, k in (reading or {}).items() if k and p.startswith(namespace)]):
+        raise _NotNow("the person's store budget does not cover the namespace's samples")
+    answers = _probes.map(lambda key: store.may_read_key(current.access_key, current.secret_key, key), samples)
+    return "" if any(answer is False for answer in answers) else namespace
+
+
+def _prove_prefixes(current, person, reading: Results, everything_under: str, known: Access | None, now) -> Access:
+    """Probe the prefixes the namespace does not cover, those asked longest ago first, as many as the
+    budget grants. Each prefix's proof lasts the interval; an older one is dropped."""
+    interval = float(settings.HTRFLOW_ACCESS_SECONDS)
+    before = known if known is not None and known.known else Access()
+    proved = {p: at for p, at in before.proved.items() if now - at < interval}
     readable = {p for p in before.readable if p in proved}
-    order = sorted(prefixes, key=lambda p: proved.get(p, 0.0))[:PROBED_AT_ONCE]
+    if reading is None:  # the cluster could not be read: nothing new to ask about
+        return Access(everything_under=everything_under, readable=frozenset(readable), proved=proved, proved_at=now)
+    wanted = [p for p in reading if not (everything_under and p.startswith(everything_under))]
+    proved = {p: at for p, at in proved.items() if p in reading}
+    readable &= set(proved)
+    order = sorted(wanted, key=lambda p: proved.get(p, 0.0))[:PROBED_AT_ONCE]
     granted = budget.reads.take(person, READS_PER_PROBE * len(order)) // READS_PER_PROBE
     asked = order[:granted]
-    answers = _probes.map(lambda prefix: store.may_read_prefix(current.access_key, current.secret_key, prefix), asked)
+    answers = _probes.map(lambda prefix: _may_read(current, prefix, reading[prefix]), asked)
     for prefix, may_read in zip(asked, answers, strict=True):
-        if may_read:
-            readable.add(prefix)
-        else:
-            readable.discard(prefix)
+        (readable.add if may_read else readable.discard)(prefix)
         proved[prefix] = now
-    return Access(readable=frozenset(readable), proved=proved, proved_at=now)
+    return Access(everything_under=everything_under, readable=frozenset(readable), proved=proved, proved_at=now)
 
 
-# --- what a person who may see nothing is told -----------------------------------------------------
-
-
-def refusal_sentence(request) -> str:
-    namespace = settings.HTRFLOW_RESULTS_NAMESPACE
-    return (
-        f"Your store account may not read this site's results (under {namespace}/), so this site shows "
-        f"you no campaigns. Ask an operator to let your account read {namespace}/, or log in with another account."
-    )
-
-
-def refused(request):
-    """The answer to a person who may see no campaign: a page (403), a poll that reloads the page into
-    the sentence, or 403 JSON from the read API. It never names a campaign."""
-    sentence = refusal_sentence(request)
-    if request.path_info.startswith("/api/"):
-        response = JsonResponse({"detail": sentence, "reason": "not_a_namespace_reader"}, status=403)
-    elif getattr(request, "htmx", False):
-        response = HttpResponse(sentence, status=403, content_type="text/plain; charset=utf-8")
-        response["HX-Refresh"] = "true"
-    else:
-        response = render(request, "results/cards_refused.html", {"sentence": sentence}, status=403)
-    response["Cache-Control"] = "private, no-store"
-    return response
+def _may_read(current, prefix: str, sample: str) -> bool:
+    """A known object settles it; without one (or when it is gone) the prefix itself is asked."""
+    if sample:
+        answer = store.may_read_key(current.access_key, current.secret_key, sample)
+        if answer is not None:
+            return answer
+    return bool(store.may_read_prefix(current.access_key, current.secret_key, prefix))

@@ -36,7 +36,7 @@ class ResultsSessionMiddleware:
         request.results_session = session.session_from_request(request)
         request.results_session_ended = False
         if request.results_session is None and not is_exempt(request.path_info):
-            return self._refuse(request)
+            return login_refusal(request)
         response = self.get_response(request)
         if request.results_session is not None and not response.has_header("Cache-Control"):
             # Pages shown to a logged-in person are private: not in shared caches, and not left in the
@@ -48,15 +48,18 @@ class ResultsSessionMiddleware:
             session.end(response, request)
         return response
 
-    def _refuse(self, request):
-        if request.path_info.startswith("/api/"):
-            response = JsonResponse({"detail": StoreError(Outcome.NO_SESSION).sentence}, status=401)
-        elif getattr(request, "htmx", False):
-            response = HttpResponse(status=401)
-            response["HX-Redirect"] = login_url(request)
-        else:
-            response = HttpResponseRedirect(login_url(request))
-        response["Cache-Control"] = "private, no-store"
-        if session.cookie_name(request) in request.COOKIES:
-            session.end(response, request)
-        return response
+
+def login_refusal(request):
+    """Send a person without a usable session to log in: a redirect, an htmx redirect, or 401 JSON from
+    the read API; a cookie that came with the request is cleared."""
+    if request.path_info.startswith("/api/"):
+        response = JsonResponse({"detail": StoreError(Outcome.NO_SESSION).sentence}, status=401)
+    elif getattr(request, "htmx", False):
+        response = HttpResponse(status=401)
+        response["HX-Redirect"] = login_url(request)
+    else:
+        response = HttpResponseRedirect(login_url(request))
+    response["Cache-Control"] = "private, no-store"
+    if session.cookie_name(request) in request.COOKIES:
+        session.end(response, request)
+    return response

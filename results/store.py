@@ -197,9 +197,10 @@ def head_object(access_key, secret_key, key):
 def prove_account(access_key, secret_key, *, ask_listing=False):
     """Prove the account with one ranged GET of ``<ns>/``; say whether it may read under ``<ns>/``.
 
-    Returns True when the GET shows the account may read under the namespace (the key, or its
-    absence, was revealed: only an account allowed to read there learns that), False or None
-    when it was refused (AccessDenied). With ``ask_listing``, a refused GET is followed by one
+    Returns True when the GET shows the account may read or list under the namespace (the key, or
+    its absence, was revealed: S3 tells that only to an account allowed to read or list there; which
+    of the two, ``results.access`` settles with objects known to exist), False or None when it was
+    refused (AccessDenied). With ``ask_listing``, a refused GET is followed by one
     listing of ``<ns>/`` (``MaxKeys=1``): an account that may list there is a reader too (True),
     else False; without it the answer is None (not asked). Raises StoreError: SESSION_ENDED for
     a wrong account, NO_REASON for a bare 403/400, UNREACHABLE, TIMEOUT.
@@ -211,8 +212,9 @@ def may_read_prefix(access_key, secret_key, prefix, *, ask_listing=True):
     """Whether the account may read under the key ``prefix`` (ending in ``/``): one ranged GET of the
     key ``prefix`` itself, and when that is refused (and ``ask_listing``), one listing of it.
 
-    Returns True or False (None when refused and not asked to list). Raises StoreError as
-    ``prove_account`` does.
+    Returns True or False (None when refused and not asked to list). "No such key" counts as leave to
+    read (S3 says it only to an account that may read or list there); "no such bucket" proves nothing
+    (StoreError NO_REASON). Raises StoreError as ``prove_account`` does.
     """
     try:
         client = client_for(access_key, secret_key)
@@ -225,8 +227,36 @@ def may_read_prefix(access_key, secret_key, prefix, *, ask_listing=True):
             raise StoreError(Outcome.SESSION_ENDED) from None
         if code == "AccessDenied":
             return _may_list(client, prefix) if ask_listing else None
+        if code == "NoSuchBucket":  # another bucket than S3_BUCKET answers: nothing is proved
+            raise StoreError(Outcome.NO_REASON) from None
         if code in ACCOUNT_VALID_CODES or status in (404, 416):
             return True
+        raise outcome_of(error) from None
+    except BotoCoreError as error:
+        raise outcome_of(error) from None
+    answer["Body"].close()
+    return True
+
+
+def may_read_key(access_key, secret_key, key):
+    """Whether the account may read ``key``, an object known to exist: True when a ranged GET of it is
+    answered, False when refused, None when it is not there (which proves nothing either way).
+    Raises StoreError as ``prove_account`` does."""
+    try:
+        client = client_for(access_key, secret_key)
+        answer = _once_more_if_refused(
+            lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=key, Range="bytes=0-0")
+        )
+    except ClientError as error:
+        code, status = _error_code(error), _http_status(error)
+        if code in WRONG_ACCOUNT_CODES:
+            raise StoreError(Outcome.SESSION_ENDED) from None
+        if code == "AccessDenied":
+            return False
+        if code == "InvalidRange" or status == 416:  # an empty object: it was read
+            return True
+        if code == "NoSuchKey":
+            return None
         raise outcome_of(error) from None
     except BotoCoreError as error:
         raise outcome_of(error) from None

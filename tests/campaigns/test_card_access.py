@@ -12,6 +12,7 @@ from campaigns.gate import campaign_view
 from devstack.store import PROJECT_PIPELINE, project_prefixes
 from results import access, budget
 from tests.campaigns.test_views import add_campaign, failed_pod, prepared_cluster
+from tests.fixtures.kube import settled
 from tests.fixtures.session import login_as
 
 CAMPAIGN = "parish-records-1870"
@@ -258,3 +259,61 @@ def count_store_calls(account) -> list[int]:
 
     client.meta.events.register("before-call.s3", count)
     return counted
+
+
+def test_a_store_that_does_not_answer_is_not_taken_for_a_refusal(one_campaign, client, store, session_key_file,
+                                                                 settings, clock):
+    """With no proof yet and the store gone, a namespace reader is shown what its login proved, and an
+    account whose login proved nothing is told the check could not be made (503), never that it may read nothing."""
+    settings.HTRFLOW_S3_TIMEOUT = 0.5
+    for account, status in (("full", 200), ("project", 503)):
+        logged_in(client, store, account, settings, "namespace-readers")
+        access.clear_cache()
+        settings.S3_ENDPOINT = "http://127.0.0.1:9"  # nothing listens there
+        try:
+            response = client.get("/")
+            assert response.status_code == status, account
+            if status == 503:
+                assert "could not be checked" in response.content.decode()
+                assert response["Retry-After"] == "30"
+                assert client.get("/api/v1/jobs").json()["reason"] == "access_not_checked"
+        finally:
+            settings.S3_ENDPOINT = store.endpoint
+
+
+def test_an_account_that_may_list_everything_but_read_one_pipeline_sees_only_that_pipeline(
+    cluster, client, store, session_key_file, settings
+):
+    """S3 answers "no such key" to an account that may list, so the namespace's missing key proves no
+    reading: objects known to exist settle it."""
+    add_campaign(cluster, CAMPAIGN, volume_ids=["C1", "C2"], completed="0", active=1)
+    add_campaign(cluster, PROJECT_CAMPAIGN, volume_ids=["K1"], completed="0", pipeline=PROJECT_PIPELINE)
+    store.put("htr-batch/swe-lines-v2/C1/progress.json", '{"stage": "done"}', "application/json")
+    store.put(f"htr-batch/{PROJECT_PIPELINE}/K1/progress.json", '{"stage": "done"}', "application/json")
+    policy = {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Action": ["s3:ListBucket"], "Resource": [f"arn:aws:s3:::{store.bucket}"]},
+        {"Effect": "Allow", "Action": ["s3:GetObject"],
+         "Resource": [f"arn:aws:s3:::{store.bucket}/htr-batch/{PROJECT_PIPELINE}/*"]},
+    ]}
+    store.set_policy("project", policy)
+    try:
+        logged_in(client, store, "project", settings, "namespace-readers")
+        assert [job["name"] for job in client.get("/api/v1/jobs").json()] == [PROJECT_CAMPAIGN]
+    finally:
+        store.restore("project")
+
+
+def test_the_re_run_name_does_not_show_a_hidden_campaigns_name(two_pipelines, client, store, session_key_file,
+                                                              settings):
+    add_campaign(two_pipelines, PROJECT_CAMPAIGN + "-failing", volume_ids=["K7"], completed="", failed="0",
+                 pipeline=PROJECT_PIPELINE)
+    two_pipelines.put(failed_pod(PROJECT_CAMPAIGN + "-failing", 0, "OOMKilled"))
+    logged_in(client, store, "project", settings, "namespace-readers")
+    path = f"/campaigns/htr-batch/{PROJECT_CAMPAIGN}-failing/rerun.yaml"
+    before = client.get(path)
+    assert before.status_code == 200, before.content[:300]
+    add_campaign(two_pipelines, PROJECT_CAMPAIGN + "-failing-rerun-1", volume_ids=["X1"], completed="0")  # hidden
+    assert PROJECT_CAMPAIGN + "-failing-rerun-1" in {c.name for c in settled().campaigns}
+    after = client.get(path)
+    assert after["Content-Disposition"] == before["Content-Disposition"]
+    assert "-failing-rerun-1.yaml" in after["Content-Disposition"]
