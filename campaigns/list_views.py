@@ -101,6 +101,7 @@ class _Page:
             campaign.namespace,
             self.editions.get(campaign.namespace),
             campaign.name,
+            getattr(campaign, "shown_as", ""),  # a copy with other people's campaigns named otherwise
             row.opened,
             row.open_url,
             row.show_namespace,

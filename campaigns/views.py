@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from campaigns import kube, progress, rerun_views
+from campaigns import kube, progress, redaction, rerun_views
 from campaigns.cards import (
     CardReads,
     build_card,
@@ -86,7 +86,7 @@ def read_cluster(request, now, namespaces: list[str] | None = None) -> ClusterSt
             state.problems.append(prefix + trouble.sentence)
             continue
         state.readings.append(reading)
-        state.campaigns.extend(c for c in reading.campaigns if allowed.sees(c.results_prefix, c.namespace))
+        state.campaigns.extend(visible_campaigns(reading.campaigns, allowed))
         banner = reading.banner(now)
         if banner:
             state.stale = True
@@ -94,6 +94,20 @@ def read_cluster(request, now, namespaces: list[str] | None = None) -> ClusterSt
                 state.banners.append(banner)
     state.campaigns = sort_campaigns(state.campaigns, now)
     return state
+
+
+def visible_campaigns(
+    campaigns: list[Campaign], allowed: Access, among: list[Campaign] | None = None
+) -> list[Campaign]:
+    """The campaigns the person may see, as they may see them: when some campaigns of the namespace
+    (``among``, by default these) are hidden from them, their names are taken out of the others'
+    queue sentences (``campaigns.redaction``)."""
+    among = campaigns if among is None else among
+    seen = [c for c in among if allowed.sees(c.results_prefix, c.namespace)]
+    if len(seen) == len(among):
+        return [c for c in campaigns if allowed.sees(c.results_prefix, c.namespace)]
+    seen_jobs = redaction.job_names(seen)
+    return redaction.shown([c for c in campaigns if allowed.sees(c.results_prefix, c.namespace)], seen_jobs)
 
 
 def find_campaign(request, namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:
@@ -113,8 +127,8 @@ def find_campaign(request, namespace: str, name: str, now) -> tuple[Campaign | N
         state.stale = True
         state.banners.append(banner)
     campaign = reading.find(name)
-    if campaign is not None and not shown_to(request).sees(campaign.results_prefix, campaign.namespace):
-        campaign = None
+    if campaign is not None:
+        campaign = next(iter(visible_campaigns([campaign], shown_to(request), among=reading.campaigns)), None)
     if campaign is not None:
         state.campaigns.append(campaign)
     return campaign, state

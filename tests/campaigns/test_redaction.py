@@ -1,0 +1,56 @@
+"""A queued campaign's queue names other campaigns; a person who may not see them is told "another campaign"."""
+
+from __future__ import annotations
+
+from campaigns import redaction
+from campaigns.projection import project
+from campaigns.views import visible_campaigns
+from results.access import Access
+from tests.campaigns import objects as o
+from tests.campaigns.test_projection import _other_pending, one
+
+HIDDEN = ("parish-records-1870", "older-1880", "urgent-1900")
+
+
+def queued_scene():
+    earlier, earlier_load = _other_pending("older-1880", "uid-older", "2026-09-24T08:30:00Z")
+    urgent, urgent_load = _other_pending("urgent-1900", "uid-urgent", "2026-09-24T08:50:00Z", priority=1000)
+    return o.scene(
+        jobs=[o.running_job(), o.queued_job(), earlier, urgent],
+        workloads=[o.admitted_workload(), o.pending_workload(), earlier_load, urgent_load],
+    )
+
+
+def test_names_the_person_may_not_see_are_taken_out_of_the_queue_and_its_sentences():
+    queued = one(queued_scene(), "estate-inventories-1890")
+    assert "parish-records-1870" in queued.sentence.text  # as projected for everyone
+    shown = redaction.shown([queued], redaction.job_names([queued]))[0]
+    words = " ".join([shown.sentence.text, shown.sentence.detail, *shown.sentence.commands,
+                      shown.queue.sentence.text, shown.queue.sentence.detail, *shown.queue.sentence.commands])
+    assert not [name for name in HIDDEN if name in words]
+    assert "another campaign" in shown.queue.sentence.text
+    assert shown.queue.holders == [] and shown.queue.ahead_names == [] and shown.queue.message == ""
+    assert shown.queue.ahead == 2  # a count names nobody
+    assert not [name for name in HIDDEN if name in str(shown.queue.as_api())]
+    assert "parish-records-1870" in queued.sentence.text  # the reading's own object is untouched
+
+
+def test_a_person_who_sees_every_campaign_of_the_namespace_is_shown_the_names():
+    projected = project(queued_scene(), o.NOW)
+    shown = visible_campaigns(projected, Access(everything_under="htr-batch/"))
+    assert [id(c) for c in shown] == [id(c) for c in projected]  # the reading's own objects, untouched
+    queued = next(c for c in shown if c.name == "estate-inventories-1890")
+    assert "parish-records-1870" in queued.sentence.text
+
+
+def test_a_person_who_sees_only_some_is_shown_them_without_the_others_names():
+    projected = project(queued_scene(), o.NOW)
+    queued = next(c for c in projected if c.name == "estate-inventories-1890")
+    someone = Access(readable=frozenset({queued.results_prefix}))
+    # Every campaign of the scene shares one pipeline, so hide the others by their own prefixes.
+    for other in projected:
+        if other is not queued:
+            other.results_prefix = "htr-batch/another-pipeline/"
+    shown = visible_campaigns(projected, someone)
+    assert [c.name for c in shown] == ["estate-inventories-1890"]
+    assert "parish-records-1870" not in shown[0].sentence.text
