@@ -9,7 +9,8 @@ Text from the cluster, the store and requests can hold characters a reader never
   what looks like a new line of a log;
 - lone surrogates and the noncharacters U+FFFE/U+FFFF, which are not text at all.
 
-Pages show invisible characters as ``⟨U+202E⟩`` (``reveal_invisible``). Log lines and the values of
+Pages show invisible characters as ``⟨U+202E⟩`` (``reveal_invisible``; ``reveal_invisible_in_html`` in
+a page's text but not in its tags' attributes). Log lines and the values of
 files the site writes hold all of them as backslash escapes (``escape_unsafe``, the syntax of a Python
 string and of a YAML double-quoted scalar), JSON as ``\\u202e`` (``escape_unsafe_json``). This module
 imports nothing of the project, so that any part of it may use these rules.
@@ -32,6 +33,19 @@ def reveal_invisible(text: str) -> str:
     """``text`` with each invisible formatting character shown as ``⟨U+202E⟩``, for pages: nothing can
     reorder or hide part of what a person reads."""
     return _INVISIBLE.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", text)
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def reveal_invisible_in_html(html: str) -> str:
+    """``reveal_invisible`` on the text of an HTML fragment, never inside its tags: what a person reads
+    is marked, while attribute values (a form field's value, a link's address, an element's id) keep
+    the characters they hold, so a form sends back exactly what it was given."""
+    if not _INVISIBLE.search(html):
+        return html
+    parts = _TAG.split(html)
+    return "".join(part if index % 2 else reveal_invisible(part) for index, part in enumerate(parts))
 
 
 def _backslash_escape(character: str) -> str:
