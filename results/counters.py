@@ -208,11 +208,17 @@ class FileCounters:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection
+                connection.execute("COMMIT")
             except BaseException:
-                connection.execute("ROLLBACK")
+                # A failed COMMIT (a full disk) leaves the transaction open: without this rollback every
+                # later BEGIN of this process's connection would fail and its logins pause for good.
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
                 raise
-            connection.execute("COMMIT")
-            self._cull(connection)
+            try:
+                self._cull(connection)
+            except sqlite3.Error as error:  # the count is written; old rows wait for the next cull
+                logger.warning("Old login counts could not be removed from %s: %s", self._folder, error)
 
     def _connect(self):
         """This process's connection, opened on first use (and again after a fork)."""

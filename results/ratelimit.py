@@ -60,6 +60,9 @@ ADDRESS_LIMIT = (20, 15 * 60)
 USER_LIMIT = (5, 15 * 60)
 USER_CEILING = (50, 15 * 60)
 DEVICE_LIMIT = (5, 15 * 60)
+# All device cookies of one name together: whoever once logged in as it and kept many cookies gets no
+# more guesses than this (its owner's browser is held back only by someone who knew the password).
+DEVICES_CEILING = (20, 15 * 60)
 KNOWN_ADDRESS_SECONDS = 60 * 24 * 3600
 _KEY_PREFIX = "login-limit"
 STORAGE_ERRORS = (RedisError, sqlite3.Error, OSError)
@@ -73,7 +76,8 @@ class LimitsUnavailable(Exception):
 class Refusal:
     """Which limit refused and for how long."""
 
-    # "address", "user" (this name from this address), "user_everywhere" or "device" (this name from this browser)
+    # "address", "user" (this name from this address), "user_everywhere", "device" (this name from this
+    # browser) or "user_devices" (this name from every browser holding a device cookie for it)
     scope: str
     retry_after: int
 
@@ -86,6 +90,11 @@ class Refusal:
             return f"Too many failed logins for this user name from many addresses; wait {wait} before trying again."
         if self.scope == "device":
             return f"Too many failed logins for this user name from this browser; wait {wait} before trying again."
+        if self.scope == "user_devices":
+            return (
+                f"Too many failed logins for this user name from browsers it logged in from; wait {wait} "
+                "before trying again."
+            )
         return f"Too many failed logins from your address; wait {wait} before trying again."
 
 
@@ -150,7 +159,10 @@ def reserve(address, username, device=None):
         counts = counters.counters()
         if device:
             forget_key = _key("device", user, device)
-            checks = [("device", forget_key, _limit("HTRFLOW_LOGIN_DEVICE_LIMIT", DEVICE_LIMIT))]
+            checks = [
+                ("device", forget_key, _limit("HTRFLOW_LOGIN_DEVICE_LIMIT", DEVICE_LIMIT)),
+                ("user_devices", _key("devices", user), _limit("HTRFLOW_LOGIN_DEVICES_CEILING", DEVICES_CEILING)),
+            ]
         else:
             forget_key = _key("user-here", user, bucket)
             checks = [

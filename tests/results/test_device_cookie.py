@@ -192,3 +192,16 @@ def test_over_https_only_the_host_prefixed_cookie_counts(store, low_limits):
     copied.cookies[device.SECURE_COOKIE] = plain  # an http cookie's value under the https name
     assert post_login(copied, owner.username, owner.password, NAT, secure=True).status_code == 429
     assert post_login(secure_browser, owner.username, owner.password, NAT, secure=True).status_code == 204
+
+
+def test_many_device_cookies_of_one_name_share_one_ceiling(store, settings):
+    """Whoever once logged in and kept cookies gets no more guesses than the ceiling for all of them together."""
+    settings.HTRFLOW_LOGIN_DEVICE_LIMIT = (2, 900)
+    settings.HTRFLOW_LOGIN_DEVICES_CEILING = (5, 900)
+    owner = store.accounts["full"]
+    browsers = [owners_browser(owner) for _ in range(4)]
+    statuses = [post_login(b, owner.username, "guess", NAT).status_code for b in browsers for _ in range(2)]
+    assert statuses.count(401) == 5 and statuses[5:] == [429] * 3
+    refused = post_login(browsers[-1], owner.username, "guess", NAT)
+    assert refused.json()["error"].startswith("Too many failed logins for this user name from browsers it logged in")
+    assert post_login(Client(), owner.username, owner.password, "203.0.113.7").status_code == 204  # not a lock-out
