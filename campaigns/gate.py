@@ -47,9 +47,9 @@ def sample_key(campaign: Campaign) -> str:
     return ""
 
 
-def known_results() -> access.Results:
-    """What the current reading knows of the campaigns' results: prefix -> a key known to exist there.
-    None when no shown namespace could be read."""
+def known_results(with_samples: bool = True) -> access.Results:
+    """What the current reading knows of the campaigns' results: prefix -> a key known to exist there
+    ("" without ``with_samples``, which only lists the prefixes). None when no shown namespace could be read."""
     results: dict[str, str] = {}
     read_any = False
     for namespace in settings.HTRFLOW_NAMESPACES:
@@ -60,7 +60,7 @@ def known_results() -> access.Results:
         read_any = True
         for campaign in reading.campaigns:
             if campaign.results_prefix and not results.get(campaign.results_prefix):
-                results[campaign.results_prefix] = sample_key(campaign)
+                results[campaign.results_prefix] = sample_key(campaign) if with_samples else ""
     return results if read_any else None
 
 
@@ -69,12 +69,12 @@ def campaign_view(view):
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        once: list = []
+        once: dict[bool, access.Results] = {}
 
-        def results():
-            if not once:
-                once.append(known_results())
-            return once[0]
+        def results(with_samples: bool = True) -> access.Results:
+            if with_samples not in once:
+                once[with_samples] = known_results(with_samples)
+            return once[with_samples]
 
         allowed = access.access_of(request, results)
         if allowed.ended:

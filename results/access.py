@@ -186,9 +186,9 @@ def forget(access_key: str, secret_key: str) -> None:
     _proofs.forget(_key_of(access_key, secret_key))
 
 
-def access_of(request, results: Callable[[], Results]) -> Access:
-    """What the request's account may see now. ``results`` tells what the reading knows of the
-    campaigns' results (see ``Results``); it is asked only when a proof is made."""
+def access_of(request, results: Callable[..., Results]) -> Access:
+    """What the request's account may see now. ``results(with_samples)`` tells what the reading knows of
+    the campaigns' results (see ``Results``); the samples are asked for only when a proof is made."""
     current = getattr(request, "results_session", None)
     if current is None:
         return Access()
@@ -210,14 +210,14 @@ def access_of(request, results: Callable[[], Results]) -> Access:
     return known
 
 
-def _unproved(known: Access, results: Callable[[], Results]) -> bool:
+def _unproved(known: Access, results: Callable[..., Results]) -> bool:
     """Prefixes of the reading this proof has not asked about yet (and a budget window has passed)."""
     if _clock() - known.proved_at < budget.BUDGET_SECONDS:
         return False
-    return any(not known.sees(p) and p not in known.proved for p in (results() or {}))
+    return any(not known.sees(p) and p not in known.proved for p in (results(False) or {}))
 
 
-def _prove(current, results: Callable[[], Results], known: Access | None, now: float) -> Access:
+def _prove(current, results: Callable[..., Results], known: Access | None, now: float) -> Access:
     """Ask the store what the account may read; when it cannot be asked, what was known stands."""
     person = budget.person_named(current.user)
     try:
