@@ -76,17 +76,18 @@ def _many_lines_figure() -> str:
     import django
 
     django.setup()
-    from results import alto, viewers
+    from results import alto
+    from results.viewers import alto as alto_viewer
 
     line = '<TextLine HPOS="10" VPOS="20" WIDTH="300" HEIGHT="40"><String CONTENT="ord" WC="0.9"/></TextLine>'
     data = '<alto><Layout><Page WIDTH="4000" HEIGHT="6000"><PrintSpace><TextBlock ID="b">' + line * 30_000
     data = (data + "</TextBlock></PrintSpace></Page></Layout></alto>").encode()
     page = alto.parse_alto(data)
     parse_ms = _median_ms(lambda: alto.parse_alto(data))
-    draw_ms = _median_ms(lambda: viewers._alto_drawing(page, "ord", {}))
+    draw_ms = _median_ms(lambda: alto_viewer.alto_drawing(page, "ord", {}))
     return (
         f"ALTO of 30,000 lines ({len(data) // 1024} KiB): {parse_ms:.0f} ms to parse, "
-        f"{draw_ms:.0f} ms to prepare the {viewers.DRAWN_LINES_MAX:,} lines drawn"
+        f"{draw_ms:.0f} ms to prepare the {alto_viewer.DRAWN_LINES_MAX:,} lines drawn"
     )
 
 

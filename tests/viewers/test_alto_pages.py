@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from devstack.content import alto_xml, iiif_json, page_layout
+from results.addresses import SITE_OWN_RESULTS
+from results.viewers.iiif import thumbnails
 from tests.fixtures.session import browser_login
 
 
@@ -148,9 +150,6 @@ def test_the_text_lines_and_the_page_strip_are_one_tab_stop_each(page, in_browse
 
 
 def test_a_canvas_without_an_image_service_gives_its_own_thumbnail_or_its_image():
-    from results.addresses import SITE_OWN_RESULTS
-    from results.viewers import _thumbnails
-
     def canvas(body, **extra):
         return {"items": [{"items": [{"body": body}]}], **extra}
 
@@ -160,7 +159,7 @@ def test_a_canvas_without_an_image_service_gives_its_own_thumbnail_or_its_image(
         canvas({"id": "https://img.example/3.jpg", "service": [{"id": "https://iiif.example/3/"}]}),
         "not a canvas",
     ]
-    strip = _thumbnails(canvases, SITE_OWN_RESULTS, "htr-batch/p/V1", 4)
+    strip = thumbnails(canvases, SITE_OWN_RESULTS, "htr-batch/p/V1", 4)
     assert [t["picture"] for t in strip] == [
         "https://img.example/1-small.jpg",
         "https://img.example/2.jpg",

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from devstack.content import alto_variant, alto_xml, big_run_log, iiif_json, manifest_json, page_layout, run_log
-from results import viewers
+from results.viewers import log as log_viewer
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -66,7 +66,7 @@ def http_line(n: int) -> str:
 
 
 def test_live_mode_waits_for_the_log_then_appends_lines_and_stops_at_the_end(page, site, store, monkeypatch):
-    monkeypatch.setattr(viewers, "POLL_SECONDS", 1)  # the live server runs in this process
+    monkeypatch.setattr(log_viewer, "POLL_SECONDS", 1)  # the live server runs in this process
     key = site["base"] + ".txt"
     store.delete(key)
     page.goto(log_page(site, live="1"))
@@ -142,9 +142,9 @@ def test_http_runs_open_in_place_links_into_them_open_them_and_errors_are_one_cl
 
 
 def test_a_log_too_large_to_number_gets_numbers_once_the_start_is_reached(page, site, store, monkeypatch):
-    monkeypatch.setattr(viewers, "TAIL_BYTES", 4096)
-    monkeypatch.setattr(viewers, "EARLIER_BYTES", 4096)
-    monkeypatch.setattr(viewers, "NUMBERING_LIMIT", 8192)
+    monkeypatch.setattr(log_viewer, "TAIL_BYTES", 4096)
+    monkeypatch.setattr(log_viewer, "EARLIER_BYTES", 4096)
+    monkeypatch.setattr(log_viewer, "NUMBERING_LIMIT", 8192)
     text = "".join(f"2026-12-02 10:00:00,000 INFO htrflow.wrapper: note {n}\n" for n in range(1, 301))
     store.put(site["base"] + ".txt", text)
     page.goto(log_page(site))

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from devstack.content import alto_xml, iiif_json, page_layout
-from results import viewers
+from results.viewers import log as log_viewer
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -124,7 +124,7 @@ def test_find_counts_every_match_marks_them_and_steps_with_enter_and_shift_enter
 
 
 def test_find_reaches_matches_outside_the_loaded_part_of_the_log(page, site, store, monkeypatch):
-    monkeypatch.setattr(viewers, "TAIL_BYTES", 4096)  # only the last lines are loaded
+    monkeypatch.setattr(log_viewer, "TAIL_BYTES", 4096)  # only the last lines are loaded
     store.put(site["log_key"], five_error_log())
     page.goto(log_page(site))
     assert page.locator("#L50").count() == 0
@@ -150,7 +150,7 @@ def test_failed_pages_named_by_the_log_open_in_the_page_viewer(page, site, store
 
 
 def test_a_hidden_tab_makes_no_log_requests_and_polls_again_when_shown(page, site, store, monkeypatch):
-    monkeypatch.setattr(viewers, "POLL_SECONDS", 1)
+    monkeypatch.setattr(log_viewer, "POLL_SECONDS", 1)
     store.put(site["log_key"], line(1, "starting"))
     page.add_init_script(
         "Object.defineProperty(document, 'visibilityState', {get: () => window.__hidden ? 'hidden' : 'visible'});"

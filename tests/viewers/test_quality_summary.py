@@ -5,10 +5,9 @@ import re
 
 from devstack.content import manifest_json
 from devstack.content_json import QUALITY_MODEL, QUALITY_MODEL_REVISION
-from tests.viewers.test_views import volume  # noqa: F401 - the fixture
 
 
-def summary_of(results_client, volume):  # noqa: F811
+def summary_of(results_client, volume):
     page = results_client.get("/log", {"log": volume["log"], "manifest": volume["manifest"]}).content.decode()
     return page[page.index('<section class="log-summary"') :].split("</section>")[0]
 
@@ -16,7 +15,7 @@ def summary_of(results_client, volume):  # noqa: F811
 def test_a_scored_volume_names_its_quality_and_the_model_and_revision_that_scored_it(
     results_client,
     store,
-    volume,  # noqa: F811
+    volume,
 ):
     manifest = json.loads(store.get(volume["base"] + "/manifest.json"))
     summary = summary_of(results_client, volume)
@@ -28,10 +27,10 @@ def test_a_scored_volume_names_its_quality_and_the_model_and_revision_that_score
     assert f'title="{QUALITY_MODEL_REVISION}"' in summary
     lowest = manifest["quality"]["lowest"][0]["page"]
     assert re.search(rf'<a href="/alto\?src=[^"]+{lowest}\.xml">{lowest}</a>', summary)
-    assert "<th scope=\"col\">Predicted quality</th>" in summary
+    assert '<th scope="col">Predicted quality</th>' in summary
 
 
-def test_an_unscored_volume_says_nothing_about_quality(results_client, store, volume):  # noqa: F811
+def test_an_unscored_volume_says_nothing_about_quality(results_client, store, volume):
     unscored = manifest_json("V1", "p", pages=4, failed_pages=[3], with_quality=False)
     store.put(volume["base"] + "/manifest.json", unscored)
     summary = summary_of(results_client, volume)

@@ -13,7 +13,7 @@ from campaigns import kube as kube_module
 from devstack import content_json as cj
 from devstack import scene_store
 from devstack.scene_model import DONE, FAILED, RUNNING
-from results import viewers
+from results.viewers import log as log_viewer
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 def logged_in(scene, live_server, page, settings, session_key_file, monkeypatch):
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
-    monkeypatch.setattr(viewers, "POLL_SECONDS", 1)  # the live server runs in this process
+    monkeypatch.setattr(log_viewer, "POLL_SECONDS", 1)  # the live server runs in this process
     kube_module.clear_cache()
     cache.clear()
     browser_login(page, live_server.url, scene.store.accounts["full"])

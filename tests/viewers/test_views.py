@@ -5,36 +5,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from devstack.content import alto_variant, alto_xml, big_run_log, iiif_json, manifest_json, page_layout, run_log
+from devstack.content import alto_variant, big_run_log, page_layout
 from results import reader as reader_module
-from results import viewers
+from results.viewers import alto as alto_viewer
+from results.viewers import iiif
+from results.viewers import log as log_viewer
 from tests.fixtures.session import login_as
 
 START = datetime(2026, 12, 2, 10, tzinfo=UTC)
-
-
-@pytest.fixture
-def volume(store, store_prefix, settings):
-    """A finished volume with a failed page, under a fresh prefix: returns a dict of addresses."""
-    settings.HTRFLOW_RESULTS_URL = "http://testserver/results"
-    base = f"{store_prefix}p/V1"
-    log = run_log("V1", "p", pages=4, failed_pages=[3], outcome="complete", start=START)
-    store.put(f"{base}.txt", log)
-    store.put(f"{base}/manifest.json", manifest_json("V1", "p", pages=4, failed_pages=[3]))
-    store.put(
-        f"{base}/iiif.json",
-        iiif_json("V1", "p", pages=4, results_url="http://testserver/results", namespace=store.namespace),
-    )
-    for page in (1, 2, 4):
-        store.put(f"{base}/alto/{page:04d}.xml", alto_xml(page_layout("V1", page)))
-    url = "http://testserver/results/"
-    return {
-        "base": base,
-        "log": url + base + ".txt",
-        "manifest": url + base + "/manifest.json",
-        "alto": url + base + "/alto/0001.xml",
-        "text": log,
-    }
 
 
 def test_the_log_opens_with_its_lines_numbered_and_grouped(results_client, volume):
@@ -283,12 +261,12 @@ def canvas(body, width=1000):
     ],
 )
 def test_the_page_image_comes_from_the_canvas_service_or_its_image(body, expected):
-    assert viewers._image_of(canvas(body))[0] == expected
+    assert iiif.image_of(canvas(body))[0] == expected
 
 
 def test_large_canvases_ask_the_image_service_for_a_bounded_width():
-    url = viewers._image_of(canvas({"service": [{"id": "https://img/s"}]}, width=9000))[0]
-    assert url == f"https://img/s/full/{viewers.IMAGE_WIDTH},/0/default.jpg"
+    url = iiif.image_of(canvas({"service": [{"id": "https://img/s"}]}, width=9000))[0]
+    assert url == f"https://img/s/full/{iiif.IMAGE_WIDTH},/0/default.jpg"
 
 
 def test_a_line_still_being_written_waits_for_its_end(results_client, store, volume):
@@ -363,7 +341,7 @@ def test_live_mode_waits_for_a_log_that_has_not_appeared_yet(results_client, sto
         assert poll.status_code == 200, "waiting never gives up like an error does"
         waits.append(int(re.search(r'hx-trigger="every (\d+)s"', poll.content.decode()).group(1)))
         assert f"waits={number}" in poll.content.decode()
-    assert waits == sorted(waits) and waits[0] < waits[-1] == viewers.WAIT_MAX_SECONDS
+    assert waits == sorted(waits) and waits[0] < waits[-1] == log_viewer.WAIT_MAX_SECONDS
     store.put(key, "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] starting\n")
     poll = results_client.get("/log/more", {"log": address, "after": 0, "line": 1, "waits": 11})
     body = poll.content.decode()
@@ -386,7 +364,7 @@ def test_a_log_too_large_to_number_says_why_and_links_by_byte_position(results_c
 
 
 def test_a_small_logs_tail_is_counted_from_the_start(results_client, store, volume, monkeypatch):
-    monkeypatch.setattr(viewers, "TAIL_BYTES", 4096)
+    monkeypatch.setattr(log_viewer, "TAIL_BYTES", 4096)
     text = "".join(f"2026-12-02 10:00:00,000 INFO line {n}\n" for n in range(1, 2001))
     store.put(volume["base"] + ".txt", text)
     page = results_client.get("/log", {"log": volume["log"]}).content.decode()
@@ -481,7 +459,7 @@ def test_extreme_coordinates_give_a_bounded_viewbox_and_lines_outside(results_cl
 
 
 def test_a_page_with_very_many_lines_draws_only_the_first_ones_and_says_so(results_client, store, volume, monkeypatch):
-    monkeypatch.setattr(viewers, "DRAWN_LINES_MAX", 4)
+    monkeypatch.setattr(alto_viewer, "DRAWN_LINES_MAX", 4)
     line = '<TextLine HPOS="1" VPOS="1" WIDTH="2" HEIGHT="2"><String CONTENT="w"/></TextLine>'
     store.put(
         volume["base"] + "/alto/0001.xml",

@@ -1,0 +1,227 @@
+"""The ALTO page viewer (/alto): the page image with its text lines drawn over it, the text beside it,
+the volume's other pages, and the plain text as a download (/alto/text).
+
+Parsing is ``results.alto``'s; the page image and the strip of pages come from ``iiif``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+
+from results import alto as alto_parser
+from results import runlog
+from results.addresses import ResultsBase
+from results.reader import Outcome, StoreError
+from results.viewers.common import Target, operator_fix, positive_int, problem_page, reads, sentence_for, viewer_link
+from results.viewers.iiif import page_image
+from results.volume_place import find_place
+
+DRAWN_LINES_MAX = 5000  # ALTO lines drawn and listed on one page: more make the page slow to build and to show
+RAW_XML_LIMIT = 512 * 1024
+ALTO_KEY = re.compile(r"^(?P<prefix>.+)/alto/(?P<page>\d{4,})\.xml$")
+ALTO_SENTENCES = {
+    Outcome.FORBIDDEN: "Your store account may not read this volume's results, so this page cannot be shown.",
+    Outcome.NOT_FOUND: "There is no ALTO file at this address: the page may have failed or not been processed yet.",
+    Outcome.UNREACHABLE: "The results store could not be reached, so the page cannot be shown. Try again in a minute.",
+    Outcome.TIMEOUT: "The results store did not answer in time, so the page cannot be shown. Try again in a minute.",
+}
+
+
+def _read_alto(reader, key: str):
+    """(blob, page, problem): the ALTO file and its parsed page, or None and the sentence saying why not.
+    Raises StoreError when the file cannot be read at all."""
+    blob = reader.get(key, max_bytes=alto_parser.MAX_ALTO_BYTES + 1)
+    if blob.size > alto_parser.MAX_ALTO_BYTES:
+        problem = (
+            f"The ALTO file is {blob.size / 1048576:.1f} MiB, over the "
+            f"{alto_parser.MAX_ALTO_BYTES // 1048576} MiB this viewer reads; download it instead."
+        )
+        return blob, None, problem
+    try:
+        return blob, alto_parser.parse_alto(blob.body), ""
+    except alto_parser.AltoError as refused:
+        return blob, None, refused.sentence
+
+
+@reads("src", "ALTO page")
+def alto_view(request, target: Target):
+    """The page image with its text lines drawn over it, and the text beside it; a page without an ALTO
+    file (a failed page) still shows its image and the way to the volume's other pages."""
+    reader, base, key, address = target.reader, target.base, target.key, target.address
+    location = ALTO_KEY.match(key)
+    if location and "goto" in request.GET:
+        return _go_to_page(request, target, location)
+    try:
+        blob, page, parse_problem = _read_alto(reader, key)
+    except StoreError as error:
+        sentence = sentence_for(error, ALTO_SENTENCES)
+        if error.outcome is not Outcome.NOT_FOUND or location is None:
+            return problem_page(
+                request, "ALTO page", sentence, operator_fix(error, key), status=error.status, address=address
+            )
+        blob, page, parse_problem = None, None, _missing_page_sentence(location)
+    image = page_image(reader, base, key, location) if location else {"problem": ""}
+    query = request.GET.get("q", "")[:200]
+    place = find_place(key)
+    context = {
+        "address": address,
+        "key": key,
+        "raw_url": base.url_for_key(key) if blob else "",
+        "text_url": viewer_link("/alto/text", src=address),
+        "page": page,
+        "missing": blob is None,
+        "parse_problem": parse_problem,
+        "problems": page.problems if page else [],
+        "image": image,
+        "query": query,
+        "raw_xml": blob.body[:RAW_XML_LIMIT].decode("utf-8", "replace") if blob else "",
+        "raw_cut": bool(blob) and len(blob.body) > RAW_XML_LIMIT,
+        "place": place,
+        "volume_links": _volume_links(base, place),
+        "goto_problem": request.GET.get("goto_problem", "")[:200],
+        **alto_drawing(page, query, image),
+        **_neighbours(base, location, image),
+    }
+    return render(request, "viewers/alto.html", context, status=404 if blob is None else 200)
+
+
+def _missing_page_sentence(location) -> str:
+    return (
+        f"Page {int(location.group('page'))} has no ALTO file: it failed or has not been processed yet, so there is "
+        "no text to show. Its run log says why; the page image and the volume's other pages are below."
+    )
+
+
+def _volume_links(base: ResultsBase, place) -> dict:
+    """The volume's run log, IIIF manifest and completion record, as viewer or results links."""
+    if place is None:
+        return {}
+    prefix = place.prefix
+    manifest = base.url_for_key(f"{prefix}/manifest.json")
+    return {
+        "log": viewer_link("/log", log=base.url_for_key(place.log_key), manifest=manifest),
+        "iiif": base.url_for_key(f"{prefix}/iiif.json"),
+        "manifest": manifest,
+    }
+
+
+def _go_to_page(request, target: Target, location):
+    """``goto=N``: to page N of the volume, or back to this page with a sentence when N is no page."""
+    wanted = positive_int(request.GET.get("goto", "").strip())
+    image = page_image(target.reader, target.base, target.key, location)
+    total = image.get("pages")
+    width = len(location.group("page"))
+    if wanted is None or (total and wanted > total):
+        limit = f" 1 to {total}" if total else " 1 or more"
+        problem = f"There is no page “{request.GET.get('goto', '')[:20]}”: give a page number,{limit}."
+        return HttpResponseRedirect(viewer_link("/alto", src=target.address, goto_problem=problem))
+    key = f"{location.group('prefix')}/alto/{wanted:0{width}d}.xml"
+    return HttpResponseRedirect(viewer_link("/alto", src=target.base.url_for_key(key)))
+
+
+def _row(line, needle: str, needle_pattern) -> tuple[dict, int]:
+    """What the page shows of one text line, and how many times the search matched in it."""
+    pieces, hit_count = [(line.text, False)], 0
+    if needle and needle in line.text.lower():
+        hits, hit_count = runlog.first_hits(needle_pattern, line.text)
+        pieces = runlog.highlight(line.text, hits)
+    row = {
+        "line": line,
+        "points": alto_parser.svg_points(line.points),
+        "band": line.confidence_band(),
+        "percent": round(line.confidence * 100) if line.confidence is not None else None,
+        "pieces": pieces,
+        "matched": bool(needle) and len(pieces) > 1,
+        "whole_words": ", ".join(w.subs_content for w in line.words if w.subs_content and w.subs_type == "HypPart1"),
+    }
+    return row, hit_count
+
+
+def alto_drawing(page, query: str, image: dict) -> dict:
+    """The blocks and lines to draw (at most ``DRAWN_LINES_MAX``), the drawing's viewBox, and the search's count."""
+    if page is None:
+        return {"blocks": [], "viewbox": "", "match_count": 0, "line_count": 0, "drawing_note": ""}
+    left, top, width, height = page.extent()
+    if not (page.width and page.height) and image.get("width") and image.get("height"):
+        width, height = max(width, image["width"]), max(height, image["height"])
+    needle = query.strip().lower()
+    needle_pattern = re.compile(re.escape(needle), re.IGNORECASE)
+    match_count = drawn = 0
+    blocks = []
+    for block in page.blocks:
+        rows = []
+        for line in block.lines[: max(0, DRAWN_LINES_MAX - drawn)]:
+            row, hit_count = _row(line, needle, needle_pattern)
+            rows.append(row)
+            match_count += hit_count
+        drawn += len(rows)
+        blocks.append({"id": block.id, "rows": rows})
+    fmt = alto_parser.format_number
+    mean = page.mean_confidence()
+    return {
+        "blocks": blocks,
+        "viewbox": f"{fmt(left)} {fmt(top)} {fmt(width)} {fmt(height)}",
+        "page_width": fmt(page.width or width),
+        "page_height": fmt(page.height or height),
+        "match_count": match_count,
+        "line_count": drawn,
+        "drawing_note": _drawing_note(page, drawn),
+        "mean_percent": round(mean * 100) if mean is not None else None,
+    }
+
+
+def _drawing_note(page, drawn: int) -> str:
+    """A sentence when the file has more lines than are drawn, else ''."""
+    total = max(page.total_lines, len(page.lines))
+    if total <= drawn:
+        return ""
+    note = (
+        f"This page has {total:,} text lines; only the first {drawn:,} are drawn and listed here, "
+        f"{total - drawn:,} more are not."
+    )
+    if len(page.lines) > drawn:
+        note += f" The plain text holds the first {len(page.lines):,}."
+    return note
+
+
+def _neighbours(base: ResultsBase, location, image: dict) -> dict:
+    """Links to the previous and next page, and the words for where this page is in its volume."""
+    if location is None:
+        return {"previous_url": "", "next_url": "", "page_label": "", "page_number": None, "page_total": None}
+    prefix, page_id = location.group("prefix"), location.group("page")
+    number = int(page_id)
+    width = len(page_id)
+    total = image.get("pages")
+
+    def link(n):
+        return viewer_link("/alto", src=base.url_for_key(f"{prefix}/alto/{n:0{width}d}.xml"))
+
+    return {
+        "previous_url": link(number - 1) if number > 1 else "",
+        "next_url": link(number + 1) if total is None or number < total else "",
+        "page_label": f"page {number}" + (f" of {total}" if total else ""),
+        "page_number": number,
+        "page_total": total,
+        "volume": prefix.rsplit("/", 1)[-1],
+    }
+
+
+@reads("src", "ALTO page")
+def alto_text(request, target: Target):
+    """The page's plain text as a download."""
+    try:
+        _blob, page, problem = _read_alto(target.reader, target.key)
+    except StoreError as error:
+        sentence = sentence_for(error, ALTO_SENTENCES)
+        return problem_page(request, "ALTO page", sentence, status=error.status, address=target.address)
+    if page is None:
+        return problem_page(request, "ALTO page", problem, status=422, address=target.address)
+    key = target.key
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", key.replace("/alto/", "-").rsplit("/", 1)[-1]).removesuffix(".xml")
+    response = HttpResponse(page.text(), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.txt"'
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,132 @@
+"""The page image of an ALTO page, from its volume's IIIF manifest (``iiif.json``): the canvas of the page,
+its image (through the image service when there is one), and a small picture of every page for the strip.
+
+Only http(s) addresses are ever put on a page; anything else a manifest names is left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from results.addresses import AddressRefused, ResultsBase, key_for_address
+from results.reader import Outcome, StoreError
+from results.viewers.common import finite_number, sentence_for, viewer_link
+
+IIIF_LIMIT = 8 * 1024 * 1024
+IMAGE_WIDTH = 2000
+THUMBNAIL_HEIGHT = 96
+THUMBNAILS_MAX = 2000
+_WEB_URL = re.compile(r"^https?://[^\s\"'<>\\]+$")
+
+
+def page_image(reader, base: ResultsBase, key: str, location) -> dict:
+    """The page image from the volume's iiif.json canvas: {"url", "width", "height"} or {"problem"}, with the
+    number of pages and the strip of thumbnails when the manifest lists pages."""
+    prefix, page_id = location.group("prefix"), location.group("page")
+    try:
+        manifest = reader.get_json(f"{prefix}/iiif.json", max_bytes=IIIF_LIMIT)
+    except StoreError as error:
+        missing = error.outcome is Outcome.NOT_FOUND
+        reason = "there is no iiif.json for this volume yet" if missing else sentence_for(error, {})
+        return {"problem": f"The page image cannot be shown: {reason}"}
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return {"problem": "The page image cannot be shown: the volume's iiif.json is not readable JSON."}
+    canvases = manifest.get("items") if isinstance(manifest, dict) else None
+    if not isinstance(canvases, list) or not canvases:
+        return {"problem": "The page image cannot be shown: the volume's iiif.json lists no pages."}
+    canvas = _canvas_for(canvases, base, key, int(page_id))
+    pages = {"pages": len(canvases), "thumbnails": thumbnails(canvases, base, prefix, len(page_id))}
+    if canvas is None:
+        problem = "The page image cannot be shown: the volume's iiif.json has no canvas for this page."
+        return {"problem": problem, **pages}
+    url, width, height = image_of(canvas)
+    if not url:
+        return {"problem": "The page image cannot be shown: its canvas names no usable http(s) image.", **pages}
+    return {"url": url, "width": width, "height": height, "problem": "", **pages}
+
+
+def thumbnails(canvases: list, base: ResultsBase, prefix: str, digits: int) -> list[dict]:
+    """One small picture per canvas for the page strip: from the image service when there is one, else the
+    canvas's own thumbnail, else the image itself (the browser loads them lazily)."""
+    strip = []
+    for number, canvas in enumerate(canvases[:THUMBNAILS_MAX], start=1):
+        picture = ""
+        if isinstance(canvas, dict):
+            service = _image_service(canvas)
+            if service:
+                picture = f"{service}/full/,{THUMBNAIL_HEIGHT}/0/default.jpg"
+            else:
+                picture = _canvas_thumbnail(canvas) or image_of(canvas)[0]
+        key = f"{prefix}/alto/{number:0{digits}d}.xml"
+        strip.append({"number": number, "picture": picture, "url": viewer_link("/alto", src=base.url_for_key(key))})
+    return strip
+
+
+def _canvas_thumbnail(canvas: dict) -> str:
+    thumbnail = canvas.get("thumbnail")
+    for item in thumbnail if isinstance(thumbnail, list) else [thumbnail]:
+        if isinstance(item, dict) and _is_web_url(item.get("id")):
+            return item["id"]
+    return ""
+
+
+def _canvas_for(canvases: list, base: ResultsBase, key: str, page_no: int):
+    """The canvas whose seeAlso names this ALTO file, else the page's place in the list, else None."""
+    for canvas in canvases:
+        if not isinstance(canvas, dict):
+            continue
+        see_also = canvas.get("seeAlso")
+        for item in see_also if isinstance(see_also, list) else [see_also]:
+            target = item.get("id") if isinstance(item, dict) else None
+            if isinstance(target, str):
+                try:
+                    if key_for_address(target, base=base) == key:
+                        return canvas
+                except AddressRefused:
+                    continue
+    if 0 < page_no <= len(canvases) and isinstance(canvases[page_no - 1], dict):
+        return canvases[page_no - 1]
+    return None
+
+
+def image_of(canvas: dict) -> tuple[str, float | None, float | None]:
+    """(url, width, height) of a canvas's image: at most ``IMAGE_WIDTH`` wide from its image service."""
+    width, height = finite_number(canvas.get("width")), finite_number(canvas.get("height"))
+    body = _image_body(canvas)
+    if body is None:
+        return "", width, height
+    service_id = _service_of(body)
+    if service_id:
+        size = min(IMAGE_WIDTH, int(width)) if width else IMAGE_WIDTH
+        return f"{service_id}/full/{size},/0/default.jpg", width, height
+    image_id = body.get("id") or body.get("@id")
+    return (image_id if _is_web_url(image_id) else ""), width, height
+
+
+def _image_body(canvas: dict):
+    try:
+        body = canvas["items"][0]["items"][0]["body"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if isinstance(body, dict) and body.get("type") == "Choice" and isinstance(body.get("items"), list):
+        body = body["items"][0] if body["items"] else {}
+    return body if isinstance(body, dict) else None
+
+
+def _service_of(body: dict) -> str:
+    services = body.get("service")
+    for service in services if isinstance(services, list) else [services]:
+        if isinstance(service, dict):
+            service_id = service.get("id") or service.get("@id")
+            if _is_web_url(service_id):
+                return service_id.rstrip("/")
+    return ""
+
+
+def _image_service(canvas: dict) -> str:
+    body = _image_body(canvas)
+    return _service_of(body) if body else ""
+
+
+def _is_web_url(value) -> bool:
+    return isinstance(value, str) and _WEB_URL.match(value) is not None

@@ -1,0 +1,500 @@
+"""The run log viewer (/log): the log's tail, followed while the run is live, a part around a linked line
+or byte position, earlier parts, search and find over the whole log; with the volume's summary.
+
+The lines are cleaned, classified and grouped by ``results.runlog``. A live page polls ``/log/more``
+with htmx; the server says how long to wait, backs off when the store fails, and answers 286 to stop.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HTMX_STOP_POLLING
+
+from results import runlog
+from results.addresses import ResultsBase
+from results.reader import Outcome, StoreError
+from results.templatetags import log_text
+from results.viewers.common import (
+    LOG_SENTENCES,
+    Target,
+    operator_fix,
+    positive_int,
+    problem_page,
+    reads,
+    sentence_for,
+    viewer_link,
+)
+from results.viewers.manifest import PAGE_ID, manifest_summary
+from results.volume_place import find_place, place_of_key
+
+TAIL_BYTES = runlog.TAIL_BYTES
+EARLIER_BYTES = 128 * 1024
+AROUND_BYTES = 16 * 1024  # read above a byte position that a link names
+NUMBERING_LIMIT = 1024 * 1024  # logs up to this size are counted so every line has its number
+WHOLE_LOG_LIMIT = 8 * 1024 * 1024
+DEEP_LINK_CONTEXT = 100  # lines shown above a deep-linked line
+DEEP_LINK_MAX_LINES = 5000
+POLL_SECONDS = 3
+POLL_MAX_FAILURES = 5
+WAIT_MAX_SECONDS = 30  # the slowest check for a log that has not appeared yet
+SEARCH_END_BYTES = 64 * 1024  # the end of a searched log read again to tell whether the run has ended
+WAITING_LABEL = "waiting for the run log to appear"
+
+
+# --- reading parts of the log ------------------------------------------------------------------
+
+
+@dataclass
+class LogWindow:
+    """The lines read for one view: bytes ``start``..``end`` (exclusive) of a log of ``size`` bytes."""
+
+    lines: list[runlog.LogLine]
+    start: int
+    end: int
+    size: int
+    last_modified: datetime | None
+    note: str = ""
+
+    @property
+    def shown(self) -> int:
+        return self.end - self.start
+
+    @property
+    def numbered(self) -> bool:
+        return not self.lines or self.lines[0].number is not None
+
+    @property
+    def next_number(self) -> int | None:
+        """The number the line after this window will have, when known."""
+        if not self.lines:
+            return 1 if self.start == 0 else None
+        last = self.lines[-1].number
+        return last + 1 if last is not None else None
+
+    def first_number(self, context: int = 0) -> int | None:
+        """The first line's number, less ``context`` lines (never below 1), when known."""
+        if self.lines and self.lines[0].number is not None:
+            return max(1, self.lines[0].number - context)
+        return None
+
+
+def _whole_lines(blob) -> tuple[bytes, int]:
+    """The whole lines of a ranged read, and the byte where they start: a partial first line is dropped
+    (unless the read starts the log), and so is a last line still being written."""
+    data, start = runlog.cut_at_line_start(blob.body, blob.start)
+    return runlog.complete_lines(data), start
+
+
+def _window(blob, data: bytes, start: int, first_number: int | None, note: str = "") -> LogWindow:
+    """Lines numbered from 1 at the start of the log, else from ``first_number`` when it is known."""
+    lines = runlog.split_lines(data, start, 1 if start == 0 else first_number)
+    return LogWindow(lines, start, start + len(data), blob.size, blob.last_modified, note)
+
+
+def _read_tail(reader, key: str) -> LogWindow:
+    """The last part of the log. A log small enough is counted from its start so every line has a number."""
+    try:
+        blob = reader.get(key, suffix=TAIL_BYTES)
+    except StoreError as error:
+        if error.outcome is not Outcome.UNSATISFIABLE:
+            raise
+        empty = reader.head(key)  # an empty log has no last bytes to ask for
+        return LogWindow([], 0, 0, empty.size, empty.last_modified)
+    data, start = _whole_lines(blob)
+    first_number = None
+    if start > 0 and blob.size <= NUMBERING_LIMIT:
+        first_number = runlog.count_lines(reader.get(key, start=0, end=start - 1).body) + 1
+    return _window(blob, data, start, first_number)
+
+
+def _read_before(reader, key: str, before: int, length: int, next_number: int | None = None, note="") -> LogWindow:
+    """The whole lines in the ``length`` bytes before byte ``before``; numbered back from ``next_number``
+    (the number of the line at ``before``) when it is known."""
+    blob = reader.get(key, start=max(0, before - length), end=before - 1)
+    data, start = _whole_lines(blob)
+    first_number = next_number - runlog.count_lines(data) if next_number else None
+    return _window(blob, data, start, first_number if first_number and first_number > 0 else None, note)
+
+
+def _read_at(reader, key: str, offset: int) -> LogWindow:
+    """The lines around byte ``offset`` (a link to a line of a log too large to number when it opens)."""
+    blob = reader.get(key, start=max(0, offset - AROUND_BYTES), end=offset + TAIL_BYTES - 1)
+    data, start = _whole_lines(blob)
+    reaches_end = blob.start + len(blob.body) >= blob.size
+    return _window(blob, data, start, None, "" if reaches_end else "This is a part of the log around a linked line.")
+
+
+def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
+    """The lines around line ``line_number``: the log is read from its start to count to it, and only
+    the lines shown are cleaned and classified."""
+    blob = reader.get(key, max_bytes=WHOLE_LOG_LIMIT)
+    data = runlog.complete_lines(blob.body)
+    starts = [0, *(newline.end() for newline in re.finditer(b"\n", data))]
+    if starts[-1] == len(data):
+        starts.pop()  # the log ends with a newline: no line starts after it
+    total = len(starts) if data else 0
+    first = max(0, min(line_number, total) - 1 - DEEP_LINK_CONTEXT)
+    after = min(total, first + DEEP_LINK_MAX_LINES)
+    note = ""
+    if line_number > total:
+        note = f"The log has {total} lines, so line {line_number} does not exist; showing its end."
+    if after < total or not blob.complete:
+        note = "Only part of the log after this line is shown; open the end of the log to follow it."
+    start = starts[first] if total else 0
+    end = starts[after] if after < total else len(data)
+    lines = runlog.split_lines(data[start:end], start, first + 1)
+    return LogWindow(lines, start, end, blob.size, blob.last_modified, note)
+
+
+@dataclass(frozen=True)
+class Part:
+    """The part of the log a request asks for: a line by number, a byte position, or the part before a
+    byte; none of them for the end of the log."""
+
+    line: int | None
+    at: int | None
+    before: int | None
+
+    @classmethod
+    def of(cls, request) -> Part:
+        line = positive_int(request.GET.get("line"))
+        at = None if line else positive_int(request.GET.get("at"))
+        before = None if (line or at) else positive_int(request.GET.get("before"))
+        return cls(line, at, before)
+
+    @property
+    def asked(self) -> int | None:
+        return self.line or self.at or self.before
+
+    def read(self, reader, key: str) -> LogWindow:
+        if self.line:
+            return _read_around_line(reader, key, self.line)
+        if self.at:
+            return _read_at(reader, key, self.at)
+        if self.before:
+            return _read_before(reader, key, self.before, TAIL_BYTES, note="This is an earlier part of the log.")
+        return _read_tail(reader, key)
+
+
+# --- the page ------------------------------------------------------------------------------------
+
+
+def _log_state(window: LogWindow, live: bool) -> dict:
+    """How the run stands, from the server's clock: finished, failed, or live and how fresh."""
+    ended = runlog.log_end_state(window.lines)
+    age = None
+    if window.last_modified is not None:
+        modified = window.last_modified
+        if modified.tzinfo is None:
+            modified = modified.replace(tzinfo=UTC)
+        age = max(0, int((datetime.now(UTC) - modified).total_seconds()))
+    if ended:
+        label = ended
+    elif live:
+        label = f"live · updated {age} s ago" if age is not None else "live"
+    else:
+        label = f"updated {age} s ago" if age is not None else ""
+    return {"ended": ended, "label": label, "age": age}
+
+
+def _opening_anchor(lines: list[runlog.LogLine], ended: str | None, at: int | None, place) -> str:
+    """Where the page opens: the line holding byte ``at`` when a link names one (its anchor may be a
+    number); none for another part asked for (the link's own #L anchor decides); else the failure of
+    a failed run, else the end."""
+    if at:
+        holding = [line for line in lines if line.offset <= at]
+        return holding[-1].anchor if holding else ""
+    if place:
+        return ""
+    if ended == "failed":
+        failures = [line for line in lines if line.kind == "failed"]
+        if failures:
+            return failures[-1].anchor
+    return lines[-1].anchor if lines else ""
+
+
+def _lines_context(lines: list[runlog.LogLine]) -> dict:
+    """The lines of a whole page, cut into stretches, and the errors among them."""
+    stretches = runlog.stretches(runlog.group_lines(lines))
+    return {
+        "stretches": stretches,
+        "errors": [line for line in lines if line.is_error],
+    }
+
+
+@vary_on_headers("HX-Request")
+@reads("log", "Run log")
+def log_view(request, target: Target):
+    """The run log page: its tail (following it when ``live=1``), a part around a linked line or
+    byte position, an earlier part, or search results; with the volume's summary when given."""
+    live = request.GET.get("live") == "1"
+    query = request.GET.get("q", "")[:200]
+    manifest_address = request.GET.get("manifest", "")
+    part = Part.of(request)
+    summary = manifest_summary(request, target.reader, target.base, manifest_address) if manifest_address else None
+    base_context = {**_log_context(target, manifest_address, summary, query), "live": live}
+    try:
+        if query.strip():
+            return _log_search_page(request, target, base_context)
+        window = part.read(target.reader, target.key)
+    except StoreError as error:
+        return _log_unread(request, target, error, base_context, part)
+    state = _log_state(window, live)
+    # A tail read always reaches the end of the log (less a line still being written), so it can follow.
+    following = live and not state["ended"] and not part.asked
+    lines = _lines_context(window.lines)
+    address = target.address
+    context = {
+        **base_context,
+        **lines,
+        "window": window,
+        "state": state,
+        "following": following,
+        "poll_url": _poll_url(address, window.end, window.next_number) if following else "",
+        "poll_seconds": POLL_SECONDS,
+        "earlier_url": _earlier_url(address, window) if window.start > 0 else "",
+        "earlier_page_url": _earlier_page_url(address, window),
+        "focus": _opening_anchor(window.lines, state["ended"], part.at, part.asked),
+        "deep_line": part.asked,
+        "failed_pages": _failed_pages(window.lines, summary, base_context["alto_base"]),
+    }
+    return render(request, "viewers/log.html", context)
+
+
+def _log_unread(request, target: Target, error: StoreError, base_context: dict, part: Part):
+    """The log could not be read: a place past its end opens the end, a live log not written yet is
+    waited for, anything else is a sentence."""
+    if error.outcome is Outcome.UNSATISFIABLE and part.asked:
+        return HttpResponseRedirect(base_context["line_url"])  # a place past the end: open the end
+    if error.outcome is Outcome.NOT_FOUND and base_context["live"]:
+        return _waiting_page(request, base_context)
+    sentence = sentence_for(error, LOG_SENTENCES)
+    return problem_page(
+        request,
+        "Run log",
+        sentence,
+        operator_fix(error, target.key),
+        status=error.status,
+        address=target.address,
+        follow_url=base_context["tail_url"] if error.outcome is Outcome.NOT_FOUND else "",
+    )
+
+
+def _failed_pages(lines, summary, alto_base: str) -> list[dict]:
+    """The failed pages the lines shown (and the volume's manifest) name, each with its ALTO viewer link."""
+    if not alto_base:
+        return []
+    pages = set(runlog.failed_page_ids(lines))
+    pages.update(p["id"] for p in (summary or {}).get("failed_pages", []) if PAGE_ID.match(p["id"]))
+    ordered = sorted(pages, key=lambda p: (len(p), p))[: runlog.FAILED_PAGES_LISTED]
+    return [{"id": page, "url": log_text.alto_link(alto_base, page)} for page in ordered]
+
+
+def _waiting_page(request, base_context: dict):
+    """Live mode for a log that does not exist yet (a volume that has just started): poll until it does."""
+    window = LogWindow([], 0, 0, 0, None)
+    context = {
+        **base_context,
+        **_lines_context([]),
+        "window": window,
+        "waiting": True,
+        "state": {"ended": None, "label": WAITING_LABEL},
+        "following": True,
+        "poll_url": _poll_url(base_context["address"], 0, 1),
+        "poll_seconds": POLL_SECONDS,
+        "wait_sentence": _wait_sentence(POLL_SECONDS),
+        "focus": "",
+    }
+    return render(request, "viewers/log.html", context)
+
+
+def _alto_base(base: ResultsBase, key: str) -> str:
+    """The results URL under which the volume of a log or ALTO key keeps its ALTO pages, or ''."""
+    place = place_of_key(key)
+    return base.url_for_key(f"{place.prefix}/alto/") if place else ""
+
+
+def _log_context(target: Target, manifest_address: str, summary, query: str) -> dict:
+    volume = (summary or {}).get("volume") or target.key.rsplit("/", 1)[-1].removesuffix(".txt")
+    address = target.address
+    return {
+        "place": find_place(target.key),
+        "alto_base": _alto_base(target.base, target.key),
+        "find_url": viewer_link("/log/find", log=address),
+        "address": address,
+        "manifest_address": manifest_address,
+        "raw_url": target.base.url_for_key(target.key),
+        "volume": volume,
+        "summary": summary,
+        "query": query,
+        "key": target.key,
+        "tail_url": viewer_link("/log", log=address, manifest=manifest_address, live="1"),
+        "line_url": viewer_link("/log", log=address, manifest=manifest_address),
+        "numbering_limit": NUMBERING_LIMIT,
+    }
+
+
+def _poll_url(address: str, offset: int, number: int | None, failures: int = 0, waits: int = 0) -> str:
+    return viewer_link("/log/more", log=address, after=offset, line=number, fails=failures, waits=waits)
+
+
+def _earlier_page_url(address: str, window: LogWindow) -> str:
+    """The same "show earlier" as a whole page, for browsers without JavaScript."""
+    number = window.first_number(context=DEEP_LINK_CONTEXT)
+    if number:
+        return viewer_link("/log", log=address, line=number)
+    return viewer_link("/log", log=address, before=window.start)
+
+
+def _earlier_url(address: str, window: LogWindow) -> str:
+    return viewer_link("/log/earlier", log=address, before=window.start, first=window.first_number())
+
+
+# --- live polling --------------------------------------------------------------------------------
+
+
+@reads("log", "Run log")
+def log_more(request, target: Target):
+    """New lines after ``after`` (a live poll). Answers 286
+    once the run has ended or polling gives up; while the log does not exist yet it keeps waiting,
+    checking less often as time goes on."""
+    address = target.address
+    after = positive_int(request.GET.get("after")) or 0
+    number = positive_int(request.GET.get("line"))
+    try:
+        head = target.reader.head(target.key)
+        data = b""
+        if head.size > after:
+            data = runlog.complete_lines(target.reader.get(target.key, start=after, end=head.size - 1).body)
+    except StoreError as error:
+        if error.outcome is Outcome.NOT_FOUND and after == 0:
+            return _poll_waiting(request, address, (positive_int(request.GET.get("waits")) or 0) + 1)
+        failures = (positive_int(request.GET.get("fails")) or 0) + 1
+        retry = _poll_url(address, after, number, failures)
+        return _poll_failed(request, retry, failures, sentence_for(error, LOG_SENTENCES))
+    if head.size < after:
+        context = {"stopped": "The log was rewritten from the start; reload the page to read it again."}
+        return _poll_response(request, context, stop=True)
+    window = LogWindow(runlog.split_lines(data, after, number), after, after + len(data), head.size, head.last_modified)
+    state = _log_state(window, live=True)
+    context = {
+        **_lines_context(window.lines),
+        "state": state,
+        "appeared": after == 0 and bool(window.lines),
+        "alto_base": _alto_base(target.base, target.key),
+        "poll_url": _poll_url(address, window.end, window.next_number if window.lines else number),
+        "poll_seconds": POLL_SECONDS,
+    }
+    return _poll_response(request, context, stop=bool(state["ended"]))
+
+
+def _wait_sentence(delay: int) -> str:
+    return (
+        "Waiting for the run log to appear: a volume's log is first written about 15 s after it starts. "
+        f"Checking again in {delay} s."
+    )
+
+
+def _poll_waiting(request, address: str, waits: int):
+    delay = min(POLL_SECONDS * (waits + 1), WAIT_MAX_SECONDS)
+    context = {
+        "stretches": [],
+        "wait_sentence": _wait_sentence(delay),
+        "state": {"label": WAITING_LABEL},
+        "poll_url": _poll_url(address, 0, 1, waits=waits),
+        "poll_seconds": delay,
+    }
+    return _poll_response(request, context, stop=False)
+
+
+def _poll_failed(request, retry_url: str, failures: int, sentence: str):
+    if failures >= POLL_MAX_FAILURES:
+        stopped = f"Stopped following the log after {failures} failed reads: {sentence} Reload the page to try again."
+        return _poll_response(request, {"stopped": stopped, "state": {"label": "stopped"}}, stop=True)
+    delay = min(POLL_SECONDS * 2**failures, 60)
+    context = {
+        "stretches": [],
+        "retry_sentence": f"{sentence} Trying again in {delay} s.",
+        "state": {"label": "live · reading failed"},
+        "poll_url": retry_url,
+        "poll_seconds": delay,
+    }
+    return _poll_response(request, context, stop=False)
+
+
+def _poll_response(request, context: dict, stop: bool):
+    context = {"stop": stop, **context}
+    response = render(request, "viewers/log_more.html", context)
+    if stop:
+        response.status_code = HTMX_STOP_POLLING
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- earlier parts, search and find ----------------------------------------------------------------
+
+
+@reads("log", "Run log")
+def log_earlier(request, target: Target):
+    """The part of the log just before ``before``, cut at a line start, for "show earlier"."""
+    before = positive_int(request.GET.get("before"))
+    if not before:
+        return HttpResponse("", content_type="text/html")
+    first = positive_int(request.GET.get("first"))
+    try:
+        window = _read_before(target.reader, target.key, before, EARLIER_BYTES, first)
+    except StoreError as error:
+        context = {"sentence": sentence_for(error, LOG_SENTENCES), "retry_url": request.get_full_path()}
+        return render(request, "viewers/log_earlier.html", context)
+    context = {
+        **_lines_context(window.lines),
+        "alto_base": _alto_base(target.base, target.key),
+        "earlier_url": _earlier_url(target.address, window) if window.start > 0 else "",
+        "earlier_page_url": _earlier_page_url(target.address, window),
+    }
+    return render(request, "viewers/log_earlier.html", context)
+
+
+def _log_search_page(request, target: Target, base_context: dict):
+    """Search results for the whole log, with the run's status as on the log page: a live log keeps
+    growing, so the page says the search covers it as of now."""
+    blob = target.reader.get(target.key, max_bytes=WHOLE_LOG_LIMIT)
+    end, start = runlog.cut_at_line_start(blob.body[-SEARCH_END_BYTES:], max(0, len(blob.body) - SEARCH_END_BYTES))
+    window = LogWindow(runlog.split_lines(end, start, None), start, len(blob.body), blob.size, blob.last_modified)
+    state = _log_state(window, base_context["live"])
+    context = {
+        **base_context,
+        "result": runlog.search(blob.body, base_context["query"]),
+        "partial": not blob.complete,
+        "state": state,
+        "searched_at": datetime.now(UTC).strftime("%H:%M:%S UTC") if not state["ended"] else "",
+    }
+    return render(request, "viewers/log_search.html", context)
+
+
+@reads("log", "Run log")
+def log_find(request, target: Target):
+    """Where a word occurs in the whole log, as JSON for the page's find bar: the lines the page has not
+    loaded are opened around their line number."""
+    query = request.GET.get("q", "")[:200]
+    try:
+        blob = target.reader.get(target.key, max_bytes=WHOLE_LOG_LIMIT)
+    except StoreError as error:
+        return JsonResponse({"detail": sentence_for(error, LOG_SENTENCES)}, status=error.status)
+    result = runlog.find(blob.body, query)
+    answer = {
+        "query": query,
+        "count": result.count,
+        "lines": [{"n": number, "at": offset, "hits": hits} for number, offset, hits in result.lines],
+        "truncated": result.truncated,
+        "partial": not blob.complete,
+    }
+    response = JsonResponse(answer)
+    response["Cache-Control"] = "private, no-store"
+    return response
