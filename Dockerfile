@@ -9,6 +9,7 @@ RUN pip install --no-deps -r requirements.txt && pip check
 
 COPY manage.py ./
 COPY htrbrowser htrbrowser
+COPY core core
 COPY campaigns campaigns
 COPY results results
 COPY templates templates

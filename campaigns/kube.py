@@ -24,17 +24,17 @@ from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from core.contract import LABEL_CAMPAIGN, LABEL_JOB_NAME, LABEL_KIND, LABEL_MANAGED_BY, LABEL_PIPELINE
 from htrbrowser import metrics
 
 log = logging.getLogger(__name__)
 
-H = "htrflow.riksarkivet.se/"
-CAMPAIGN_JOBS = f"app=htrflow-batch,{H}managed-by=converter"
+CAMPAIGN_JOBS = f"app=htrflow-batch,{LABEL_MANAGED_BY}=converter"
 WARMUP_JOBS = "app=htrflow-warmup"
-CAMPAIGN_RECORDS = f"{H}campaign,{H}kind!=status"
-STATUS_RECORDS = f"{H}kind=status"
-PIPELINE_CONFIGMAPS = f"{H}pipeline,!{H}campaign"
-JOB_PODS = "batch.kubernetes.io/job-name,app in (htrflow-batch,htrflow-warmup)"
+CAMPAIGN_RECORDS = f"{LABEL_CAMPAIGN},{LABEL_KIND}!=status"
+STATUS_RECORDS = f"{LABEL_KIND}=status"
+PIPELINE_CONFIGMAPS = f"{LABEL_PIPELINE},!{LABEL_CAMPAIGN}"
+JOB_PODS = f"{LABEL_JOB_NAME},app in (htrflow-batch,htrflow-warmup)"
 UNFINISHED_PODS = "status.phase!=Succeeded"
 KUEUE_GROUP = "kueue.x-k8s.io"
 KUEUE_VERSIONS = ("v1beta2", "v1beta1")

@@ -13,25 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from campaigns.quality import VolumeQuality, volume_quality
-
-# Label and annotation keys (contracts §1).
-LABEL_PREFIX = "htrflow.riksarkivet.se/"
-LABEL_CAMPAIGN = LABEL_PREFIX + "campaign"
-LABEL_PIPELINE = LABEL_PREFIX + "pipeline"
-LABEL_MANAGED_BY = LABEL_PREFIX + "managed-by"
-LABEL_KIND = LABEL_PREFIX + "kind"
-ANNOTATION_COMMIT = LABEL_PREFIX + "campaigns-commit"
-ANNOTATION_APPLIED_BY = LABEL_PREFIX + "applied-by"
-ANNOTATION_APPLIED_AT = LABEL_PREFIX + "applied-at"
-ANNOTATION_JOB_UID = LABEL_PREFIX + "job-uid"
-ANNOTATION_IMAGE_DIGEST = LABEL_PREFIX + "image-digest"
-ANNOTATION_PIPELINE_SHA = LABEL_PREFIX + "pipeline-sha256"
-ANNOTATION_RECIPE_SHA = LABEL_PREFIX + "recipe-sha256"
-LABEL_QUEUE_NAME = "kueue.x-k8s.io/queue-name"
-LABEL_PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"
-LABEL_WORKLOAD_JOB_UID = "kueue.x-k8s.io/job-uid"
-LABEL_JOB_NAME = "batch.kubernetes.io/job-name"
-LABEL_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index"
+from core import contract
 
 # Campaign phases as shown to people, and their machine form (CSS classes, filters).
 RUNNING = "Running"
@@ -186,31 +168,31 @@ class Volume:
 
     @property
     def key_prefix(self) -> str:
-        return f"{self.namespace}/{self.pipeline}/{self.id}/"
+        return contract.volume_prefix(self.namespace, self.pipeline, self.id)
 
     @property
     def progress_key(self) -> str:
-        return self.key_prefix + "progress.json"
+        return contract.progress_key(self.namespace, self.pipeline, self.id)
 
     @property
     def manifest_key(self) -> str:
-        return self.key_prefix + "manifest.json"
+        return contract.manifest_key(self.namespace, self.pipeline, self.id)
 
     @property
     def iiif_key(self) -> str:
-        return self.key_prefix + "iiif.json"
+        return contract.iiif_key(self.namespace, self.pipeline, self.id)
 
     @property
     def alto_prefix(self) -> str:
-        return self.key_prefix + "alto/"
+        return contract.alto_prefix(self.namespace, self.pipeline, self.id)
 
     @property
     def log_key(self) -> str:
-        return f"{self.namespace}/status/logs/{self.pipeline}/{self.id}.txt"
+        return contract.run_log_key(self.namespace, self.pipeline, self.id)
 
     @property
     def legacy_log_key(self) -> str:
-        return f"status/logs/{self.pipeline}/{self.id}.txt"
+        return contract.legacy_run_log_key(self.pipeline, self.id)
 
     @property
     def may_still_run(self) -> bool:
@@ -362,7 +344,7 @@ class Campaign:
     priority_class: str = ""
     parallelism: int = 0
     record: RecordInfo = field(default_factory=RecordInfo)
-    results_prefix: str = ""  # key prefix "<ns>/<pipeline>/"
+    results_prefix: str = ""  # key prefix "<ns>/<pipeline>/" (contract.results_prefix)
     part_states: list[PartState] = field(default_factory=list)  # one per live Job, for the status records
     stored_phase: str = ""  # the phase the status record held (for campaigns whose Job is gone)
     job_message: str = ""  # the Job's Failed condition, "reason: message", bounded
@@ -400,7 +382,7 @@ class Campaign:
     def results_base(self, results_url: str) -> str:
         if not results_url or not self.pipeline:
             return ""
-        return f"{results_url.rstrip('/')}/{self.namespace}/{self.pipeline}"
+        return results_url.rstrip("/") + "/" + contract.results_prefix(self.namespace, self.pipeline).rstrip("/")
 
     def status_record_data(self, results_url: str = "") -> dict[str, str]:
         """What the status ConfigMap should hold for this campaign (contracts §1): all strings.

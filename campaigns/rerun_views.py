@@ -12,7 +12,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from campaigns import kube, rerun
-from campaigns.models import LABEL_CAMPAIGN, LABEL_PIPELINE, Campaign
+from campaigns.models import Campaign
+from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE
 from results.access import Access
 
 

@@ -26,13 +26,18 @@ import threading
 from django.conf import settings
 
 from campaigns import kube, status_lease
-from campaigns.models import LABEL_CAMPAIGN, LABEL_KIND, LABEL_MANAGED_BY, LABEL_PIPELINE, LABEL_PREFIX
+from core.contract import (
+    ANNOTATION_JOB_UID,
+    ANNOTATION_WRITTEN_BY,
+    LABEL_CAMPAIGN,
+    LABEL_KIND,
+    LABEL_MANAGED_BY,
+    LABEL_PIPELINE,
+)
 from htrbrowser import metrics
 
 log = logging.getLogger(__name__)
 
-ANNOTATION_WRITTEN_BY = LABEL_PREFIX + "written-by"
-ANNOTATION_JOB_UID = LABEL_PREFIX + "job-uid"
 WRITER = "htrbrowser"
 ATTEMPTS = 3  # conflicts in a row before giving up until the next snapshot
 FINAL_RECORD_PHASES = {"Succeeded", "PartiallyFailed", "Failed"}

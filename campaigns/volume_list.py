@@ -12,23 +12,21 @@ works unchanged; iterating all of them builds each row on the fly and keeps none
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
 from campaigns.models import FINAL_PHASES, Volume, bounded
-
-VOLUME_ID_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?")
+from core.contract import read_volume_line, volumes_txt_lines
 
 
 class VolumeLines:
-    """The lines of one ``volumes.txt``: index i is line i+1, ``<id><TAB><source>``, parsed on demand."""
+    """The lines of one ``volumes.txt`` (the grammar: ``core.contract.read_volume_line``), read on demand."""
 
     def __init__(self, text: str, limit: int):
-        self.lines = text.split("\n")[:limit] if text else []
+        self.lines = volumes_txt_lines(text, limit)
         self.malformed: frozenset[int] = frozenset(
-            i for i, line in enumerate(self.lines) if line.strip() and not _well_formed(line)
+            i for i, line in enumerate(self.lines) if (read := read_volume_line(line)) is not None and read.malformed
         )
 
     def __len__(self) -> int:
@@ -43,23 +41,14 @@ class VolumeLines:
 
     def ident(self, index: int) -> str:
         """The volume id of a line (bounded for a malformed one), or "" for none."""
-        if not self.has(index):
+        read = read_volume_line(self.lines[index]) if self.has(index) else None
+        if read is None:
             return ""
-        line = self.lines[index].rstrip("\r")
-        ident, tab, _ = line.partition("\t")
-        if index in self.malformed:
-            return bounded(ident.strip() or line, 80)
-        return ident.strip()
+        return bounded(read.id, 80) if read.malformed else read.id
 
     def source(self, index: int) -> str:
-        if not self.has(index):
-            return ""
-        return bounded(self.lines[index].rstrip("\r").partition("\t")[2], 4000)
-
-
-def _well_formed(line: str) -> bool:
-    ident, tab, _ = line.rstrip("\r").partition("\t")
-    return bool(tab) and VOLUME_ID_RE.fullmatch(ident.strip()) is not None
+        read = read_volume_line(self.lines[index]) if self.has(index) else None
+        return bounded(read.source, 4000) if read is not None else ""
 
 
 @lru_cache(maxsize=1024)

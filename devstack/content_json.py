@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from urllib.parse import quote
 
+from core import contract
 from devstack.content_layout import page_id, page_size
 from devstack.content_text import seeded_floats, seeded_random
 
@@ -72,33 +73,28 @@ def timestamp(moment: datetime | str) -> str:
 
 
 def volume_prefix(namespace: str, pipeline_id: str, volume_id: str) -> str:
-    return f"{namespace}/{pipeline_id}/{volume_id}"
+    """``<ns>/<pipeline>/<volume>`` (the contract's prefix without its trailing slash)."""
+    return contract.volume_prefix(namespace, pipeline_id, volume_id).removesuffix("/")
 
 
-def progress_key(namespace: str, pipeline_id: str, volume_id: str) -> str:
-    return f"{volume_prefix(namespace, pipeline_id, volume_id)}/progress.json"
-
-
-def manifest_key(namespace: str, pipeline_id: str, volume_id: str) -> str:
-    return f"{volume_prefix(namespace, pipeline_id, volume_id)}/manifest.json"
-
-
-def iiif_key(namespace: str, pipeline_id: str, volume_id: str) -> str:
-    return f"{volume_prefix(namespace, pipeline_id, volume_id)}/iiif.json"
+progress_key = contract.progress_key
+manifest_key = contract.manifest_key
+iiif_key = contract.iiif_key
 
 
 def alto_key(namespace: str, pipeline_id: str, volume_id: str, page_no: int) -> str:
-    return f"{volume_prefix(namespace, pipeline_id, volume_id)}/alto/{page_id(page_no)}.xml"
+    return contract.alto_key(namespace, pipeline_id, volume_id, page_id(page_no))
 
 
 def page_xml_key(namespace: str, pipeline_id: str, volume_id: str, page_no: int) -> str:
-    return f"{volume_prefix(namespace, pipeline_id, volume_id)}/page/{page_id(page_no)}.xml"
+    return contract.page_xml_key(namespace, pipeline_id, volume_id, page_id(page_no))
 
 
 def log_key(namespace: str, pipeline_id: str, volume_id: str, *, older: bool = False) -> str:
     """Run log key; ``older=True`` gives the pre-namespace layout ``status/logs/<p>/<v>.txt``."""
-    prefix = "status" if older else f"{namespace}/status"
-    return f"{prefix}/logs/{pipeline_id}/{volume_id}.txt"
+    if older:
+        return contract.legacy_run_log_key(pipeline_id, volume_id)
+    return contract.run_log_key(namespace, pipeline_id, volume_id)
 
 
 def results_address(results_url: str, key: str) -> str:

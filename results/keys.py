@@ -12,10 +12,12 @@ from urllib.parse import quote, unquote_to_bytes
 
 from django.conf import settings
 
+from core.contract import LEGACY_LOG_PREFIX
+
 # S3 keys are at most 1024 bytes of UTF-8.
 MAX_KEY_BYTES = 1024
 # The older writers put run logs at the top of the bucket, outside any namespace.
-LEGACY_PREFIXES = ("status/logs/",)
+LEGACY_PREFIXES = (LEGACY_LOG_PREFIX,)
 
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -8,16 +8,22 @@ cluster only leaves the breadcrumb out.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.urls import reverse
 
-_LOG_KEY = re.compile(r"^(?P<ns>[^/]+)/status/logs/(?P<pipeline>[^/]+)/(?P<volume>[^/]+)\.txt$")
-_RESULT_KEY = re.compile(r"^(?P<ns>[^/]+)/(?P<pipeline>[^/]+)/(?P<volume>[^/]+)/(?:(?:alto|page)/[^/]+|[a-z]+\.json)$")
-_PART = re.compile(r"^(?P<stem>.+)-part\d+$")
+from core import kubectl
+from core.contract import (
+    LABEL_CAMPAIGN,
+    LABEL_PIPELINE,
+    campaign_key,
+    run_log_key,
+    volume_line_index,
+    volume_of_key,
+    volume_prefix,
+)
 
 
 @dataclass
@@ -32,11 +38,12 @@ class VolumePlace:
 
     @property
     def prefix(self) -> str:
-        return f"{self.namespace}/{self.pipeline}/{self.volume}"
+        """``<ns>/<pipeline>/<volume>``, without the trailing slash."""
+        return volume_prefix(self.namespace, self.pipeline, self.volume).removesuffix("/")
 
     @property
     def log_key(self) -> str:
-        return f"{self.namespace}/status/logs/{self.pipeline}/{self.volume}.txt"
+        return run_log_key(self.namespace, self.pipeline, self.volume)
 
     @property
     def campaign_url(self) -> str:
@@ -54,12 +61,8 @@ class VolumePlace:
 
 def place_of_key(key: str) -> VolumePlace | None:
     """The namespace, pipeline and volume a results key names, or None for a key of another shape."""
-    match = _LOG_KEY.match(key)
-    if match is None:
-        match = _RESULT_KEY.match(key)
-        if match is None or match.group("pipeline") == "status":
-            return None
-    return VolumePlace(match.group("ns"), match.group("pipeline"), match.group("volume"))
+    found = volume_of_key(key)
+    return VolumePlace(*found) if found is not None else None
 
 
 def find_place(key: str) -> VolumePlace | None:
@@ -78,8 +81,6 @@ def find_place(key: str) -> VolumePlace | None:
 
 
 def _fill_campaign(place: VolumePlace, records: list) -> None:
-    from campaigns.models import LABEL_CAMPAIGN, LABEL_PIPELINE
-
     found = []
     for record in records:
         if not isinstance(record, dict):
@@ -91,28 +92,12 @@ def _fill_campaign(place: VolumePlace, records: list) -> None:
         ours = labels.get(LABEL_PIPELINE) == place.pipeline and name.startswith("campaign-")
         if not ours or not isinstance(text, str):
             continue
-        index = _line_index(text, place.volume)
+        index = volume_line_index(text, place.volume)
         if index is not None:
             found.append((metadata.get("creationTimestamp") or "", name.removeprefix("campaign-"), index, labels))
     if not found:
         return
     _created, job, index, labels = max(found, key=lambda item: item[0])
-    part = _PART.match(job)
-    place.campaign = part.group("stem") if part and labels.get(LABEL_CAMPAIGN) == part.group("stem") else job
+    place.campaign, _part = campaign_key(job, labels.get(LABEL_CAMPAIGN) or "")
     place.job, place.index = job, index
-    selector = f"batch.kubernetes.io/job-name={job},batch.kubernetes.io/job-completion-index={index}"
-    place.commands = [
-        f"kubectl -n {place.namespace} get pods -l {selector}",
-        f"kubectl -n {place.namespace} logs -l {selector} -c wrapper --tail=200",
-    ]
-
-
-def _line_index(text: str, volume: str) -> int | None:
-    """The 0-based line of ``volumes.txt`` that runs ``volume``, or None."""
-    needle = volume + "\t"
-    if text.startswith(needle):
-        return 0
-    at = text.find("\n" + needle)
-    if at < 0:
-        return None
-    return text.count("\n", 0, at + 1)
+    place.commands = kubectl.volume_commands(place.namespace, job, index)

@@ -14,7 +14,7 @@ import requests
 
 from tests.test_serving import ROOT, dockerfile_command, free_port, production_env
 
-APP_PARTS = ("manage.py", "htrbrowser", "campaigns", "results", "templates", "static")
+APP_PARTS = ("manage.py", "htrbrowser", "core", "campaigns", "results", "templates", "static")
 
 
 def wait_for(base, process, patience=60.0):

@@ -13,8 +13,6 @@ from campaigns import sentences
 from campaigns.models import (
     FAILED,
     FINAL_PHASES,
-    LABEL_CAMPAIGN,
-    LABEL_PIPELINE,
     PARTIALLY_FAILED,
     RECORD_PHASES,
     SUCCEEDED,
@@ -32,6 +30,7 @@ from campaigns.projection.pipeline import fill_pipeline
 from campaigns.projection.readers import as_dict, as_int, as_str, created_time, earliest, get_path, labels_of, latest
 from campaigns.projection.records import failed_volumes_from_record, read_record_info, record_reason
 from campaigns.projection.volumes import VolumeLine, parse_volumes_txt
+from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE, results_prefix
 
 RECORD_PHASE_TO_PHASE = {stored: phase for phase, stored in RECORD_PHASES.items()}
 
@@ -133,7 +132,7 @@ def project_gone(snapshot: Snapshot, index: SnapshotIndex, name: str, job_names:
         failures=failures,
         failures_truncated=truncated,
         record=record_info,
-        results_prefix=f"{snapshot.namespace}/{pipeline}/" if pipeline else "",
+        results_prefix=results_prefix(snapshot.namespace, pipeline) if pipeline else "",
         stored_phase=bounded(stored_phase, 40),
     )
     fill_pipeline(campaign, index, None)

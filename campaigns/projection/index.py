@@ -9,15 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from campaigns.models import (
-    LABEL_COMPLETION_INDEX,
-    LABEL_JOB_NAME,
-    LABEL_KIND,
-    LABEL_PIPELINE,
-    LABEL_WORKLOAD_JOB_UID,
-    Snapshot,
-)
+from campaigns.models import Snapshot
 from campaigns.projection.readers import annotations_of, as_int, as_list, as_str, labels_of, metadata_of, name_of
+from core.contract import LABEL_COMPLETION_INDEX, LABEL_JOB_NAME, LABEL_KIND, LABEL_PIPELINE, LABEL_WORKLOAD_JOB_UID
 
 
 @dataclass

@@ -14,10 +14,6 @@ from campaigns import sentences
 from campaigns.models import (
     FAILED,
     FINAL_PHASES,
-    LABEL_CAMPAIGN,
-    LABEL_PIPELINE,
-    LABEL_PRIORITY_CLASS,
-    LABEL_QUEUE_NAME,
     PARTIALLY_FAILED,
     PAUSED,
     QUEUED,
@@ -59,6 +55,7 @@ from campaigns.projection.volumes import MAX_VOLUMES_PER_JOB, volume_state
 from campaigns.projection.warmup import project_warmup
 from campaigns.ranges import parse_ranges
 from campaigns.volume_list import PartVolumes, Volumes, volume_lines
+from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE, LABEL_PRIORITY_CLASS, LABEL_QUEUE_NAME, results_prefix
 
 
 @dataclass
@@ -187,7 +184,7 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
         volumes=volumes,
         parallelism=sum(max(0, as_int(get_path(job, "spec", "parallelism"), 0)) for job in jobs),
         record=read_record_info(record),
-        results_prefix=f"{snapshot.namespace}/{pipeline}/" if pipeline else "",
+        results_prefix=results_prefix(snapshot.namespace, pipeline) if pipeline else "",
         priority_class=as_str(labels.get(LABEL_PRIORITY_CLASS)),
         queue_name=as_str(labels.get(LABEL_QUEUE_NAME)),
     )

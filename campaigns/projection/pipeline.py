@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import yaml
 
-from campaigns.models import (
-    ANNOTATION_PIPELINE_SHA,
-    Campaign,
-    Step,
-    bounded,
-)
+from campaigns.models import Campaign, Step, bounded
 from campaigns.projection.index import SnapshotIndex
 from campaigns.projection.jobs import template_config_map
 from campaigns.projection.readers import annotations_of, as_dict, as_list, as_str, get_path
+from core.contract import ANNOTATION_PIPELINE_SHA
 
 MAX_PIPELINE_YAML = 256 * 1024
 

@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from campaigns.models import (
-    LABEL_PRIORITY_CLASS,
-    LABEL_QUEUE_NAME,
-    QueueState,
-    Snapshot,
-    bounded,
-    parse_time,
-)
+from campaigns.models import QueueState, Snapshot, bounded, parse_time
 from campaigns.projection.index import SnapshotIndex
 from campaigns.projection.jobs import job_suspended
 from campaigns.projection.quantities import resource_fits, room_for
@@ -32,6 +25,7 @@ from campaigns.projection.readers import (
     name_of,
     newest_first,
 )
+from core.contract import LABEL_PRIORITY_CLASS, LABEL_QUEUE_NAME
 
 # Kueue is given this long to create a Workload for a new Job before we say it is silent.
 KUEUE_SILENT_AFTER = timedelta(minutes=3)

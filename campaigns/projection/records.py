@@ -10,18 +10,16 @@ from __future__ import annotations
 import json
 import re
 
-from campaigns.models import (
+from campaigns.models import RecordInfo, VolumeReason, bounded
+from campaigns.projection.readers import annotations_of, as_list, as_str
+from campaigns.projection.reasons import classify_text
+from core.contract import (
     ANNOTATION_APPLIED_AT,
     ANNOTATION_APPLIED_BY,
     ANNOTATION_COMMIT,
     ANNOTATION_IMAGE_DIGEST,
     ANNOTATION_JOB_UID,
-    RecordInfo,
-    VolumeReason,
-    bounded,
 )
-from campaigns.projection.readers import annotations_of, as_list, as_str
-from campaigns.projection.reasons import classify_text
 
 MAX_FAILED_VOLUMES_RECORD = 50
 

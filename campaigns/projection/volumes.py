@@ -7,8 +7,6 @@ whether it waits for the model cache and why it last stopped.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any
 
 from campaigns.models import (
@@ -26,26 +24,14 @@ from campaigns.projection.readers import (
     newest_first,
 )
 from campaigns.projection.reasons import container_status, reason_from_pod
+from core.contract import ANNOTATION_INDEX_FAILURE_COUNT, VolumeLine, read_volume_line, volumes_txt_lines
 
 # The most volumes one Job can hold is 10 000; guard the loops against absurd completions.
 MAX_VOLUMES_PER_JOB = 20_000
 
 
-VOLUME_ID_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?")
-
-
-INDEX_FAILURE_COUNT = "batch.kubernetes.io/job-index-failure-count"
-
-
-@dataclass
-class VolumeLine:
-    id: str
-    source: str
-    malformed: bool = False
-
-
 def parse_volumes_txt(text: Any, limit: int = MAX_VOLUMES_PER_JOB) -> dict[int, VolumeLine]:
-    """Index -> volume from ``volumes.txt``: index i is line i+1, ``<id><TAB><source>``.
+    """Index -> volume from ``volumes.txt`` (the grammar: ``core.contract.read_volume_line``), bounded.
 
     Blank lines hold no volume but keep their position; a line that does not parse becomes a
     malformed entry (shown as an ``unknown`` volume), never an error.
@@ -53,16 +39,11 @@ def parse_volumes_txt(text: Any, limit: int = MAX_VOLUMES_PER_JOB) -> dict[int, 
     if not isinstance(text, str):
         return {}
     volumes: dict[int, VolumeLine] = {}
-    for index, line in enumerate(text.split("\n")[:limit]):
-        line = line.rstrip("\r")
-        if not line.strip():
-            continue
-        ident, tab, source = line.partition("\t")
-        ident = ident.strip()
-        if tab and VOLUME_ID_RE.fullmatch(ident):
-            volumes[index] = VolumeLine(ident, bounded(source, 4000))
-        else:
-            volumes[index] = VolumeLine(bounded(ident or line, 80), bounded(source, 4000), malformed=True)
+    for index, line in enumerate(volumes_txt_lines(text, limit)):
+        read = read_volume_line(line)
+        if read is not None:
+            ident = bounded(read.id, 80) if read.malformed else read.id
+            volumes[index] = VolumeLine(ident, bounded(read.source, 4000), read.malformed)
     return volumes
 
 
@@ -99,7 +80,8 @@ def volume_state(volume: Volume, position: int, completed, failed, phase: str, p
         volume.state = "pending"
     failed_tries = sum(1 for pod in newest if _failed_try(pod))
     if newest:
-        count = as_int(annotations_of(newest[0]).get(INDEX_FAILURE_COUNT), 0) + (1 if _failed_try(newest[0]) else 0)
+        failures = as_int(annotations_of(newest[0]).get(ANNOTATION_INDEX_FAILURE_COUNT), 0)
+        count = failures + (1 if _failed_try(newest[0]) else 0)
         volume.attempts = max(count, failed_tries)
     for pod in newest:
         reason = reason_from_pod(pod)

@@ -8,14 +8,7 @@ after the warm-up completed).
 from __future__ import annotations
 
 from campaigns import sentences
-from campaigns.models import (
-    ANNOTATION_RECIPE_SHA,
-    Campaign,
-    Snapshot,
-    VolumeReason,
-    Warmup,
-    bounded,
-)
+from campaigns.models import Campaign, Snapshot, VolumeReason, Warmup, bounded
 from campaigns.projection.index import SnapshotIndex
 from campaigns.projection.jobs import job_finished_at
 from campaigns.projection.readers import (
@@ -30,6 +23,7 @@ from campaigns.projection.readers import (
     true_failure_condition,
 )
 from campaigns.projection.reasons import container_message, container_status, message_reason, reason_from_pod
+from core.contract import ANNOTATION_RECIPE_SHA
 
 
 def project_warmup(

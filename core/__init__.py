@@ -1,0 +1,1 @@
+"""What both apps share, below them: imports nothing of campaigns, results or htrbrowser."""
