@@ -5,8 +5,14 @@ answer reads the same wherever it surfaces.
 """
 
 import enum
+import logging
 from dataclasses import dataclass
 from datetime import datetime
+
+from botocore.exceptions import ClientError, ConnectTimeoutError, ReadTimeoutError, SSLError
+
+logger = logging.getLogger("results.store")
+WRONG_ACCOUNT_CODES = {"InvalidAccessKeyId", "SignatureDoesNotMatch"}
 
 
 class Outcome(enum.StrEnum):
@@ -84,3 +90,54 @@ class Blob:
     def complete(self):
         """True when the body is the whole object."""
         return self.start == 0 and len(self.body) == self.size
+
+
+# --- store answers -> outcomes (results.store and results.store_watch both read them) ------------
+
+
+def error_code(error):
+    return str(error.response.get("Error", {}).get("Code") or "")
+
+
+def http_status(error):
+    return int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+
+
+def outcome_of(error, *, head=False):
+    """Map a boto3/botocore exception to an Outcome (and a sentence where a general one misleads)."""
+    if isinstance(error, ClientError):
+        return _client_error_outcome(error, head=head)
+    if isinstance(error, (ReadTimeoutError, ConnectTimeoutError)):
+        return StoreError(Outcome.TIMEOUT)
+    if isinstance(error, SSLError):
+        return StoreError(
+            Outcome.UNREACHABLE,
+            "The results store could not be reached over TLS: its certificate was not accepted "
+            "(see S3_VERIFY_TLS and S3_ENDPOINT).",
+        )
+    return StoreError(Outcome.UNREACHABLE)
+
+
+def _client_error_outcome(error, *, head):
+    code, status = error_code(error), http_status(error)
+    if code in WRONG_ACCOUNT_CODES:
+        return StoreError(Outcome.SESSION_ENDED)
+    if code == "AccessDenied" or (head and status == 403):
+        return StoreError(Outcome.FORBIDDEN)
+    if code == "NoSuchBucket":
+        return StoreError(Outcome.NOT_FOUND, "The results bucket does not exist on the store; S3_BUCKET may be wrong.")
+    if code in ("NoSuchKey", "NotFound") or status == 404:
+        return StoreError(Outcome.NOT_FOUND)
+    if code == "InvalidRange" or status == 416:
+        return StoreError(Outcome.UNSATISFIABLE)
+    if status == 408 or code == "RequestTimeout":
+        return StoreError(Outcome.TIMEOUT)
+    if status >= 500:
+        return StoreError(Outcome.UNREACHABLE, "The results store reported a fault of its own; try again shortly.")
+    if code and code != str(status):
+        logger.warning("The results store answered %s with code %s.", status, code[:64])
+    return StoreError(Outcome.NO_REASON)
+
+
+def is_not_modified(error):
+    return isinstance(error, ClientError) and http_status(error) == 304

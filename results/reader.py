@@ -15,7 +15,7 @@ import re
 from botocore.exceptions import BotoCoreError, ClientError
 
 from results import keys, store
-from results.outcomes import Blob, NotModified, Outcome, StoreError
+from results.outcomes import Blob, NotModified, Outcome, StoreError, outcome_of
 
 __all__ = ["Blob", "NotModified", "Outcome", "ResultsReader", "StoreError", "reader_for"]
 
@@ -49,7 +49,7 @@ class ResultsReader:
         try:
             data = _read_at_most(body, max_bytes)
         except (BotoCoreError, ClientError) as error:
-            raise self._noted(store.outcome_of(error)) from None
+            raise self._noted(outcome_of(error)) from None
         finally:
             body.close()
         first, total = _first_and_total(answer, len(data))

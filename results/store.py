@@ -19,12 +19,19 @@ from botocore.exceptions import (
     ClientError,
     ConnectTimeoutError,
     EndpointConnectionError,
-    ReadTimeoutError,
-    SSLError,
 )
 from django.conf import settings
 
-from results.outcomes import NotModified, Outcome, StoreError
+from results.outcomes import (
+    WRONG_ACCOUNT_CODES,
+    NotModified,
+    Outcome,
+    StoreError,
+    error_code,
+    http_status,
+    is_not_modified,
+    outcome_of,
+)
 from results.store_watch import watched
 
 logger = logging.getLogger(__name__)
@@ -35,7 +42,6 @@ MAX_CLIENTS = 64
 # would cost two timeouts before a 504. A refused connection (quick) is retried once here.
 TOTAL_ATTEMPTS = 1
 
-WRONG_ACCOUNT_CODES = {"InvalidAccessKeyId", "SignatureDoesNotMatch"}
 ACCOUNT_VALID_CODES = {"NoSuchKey", "AccessDenied", "InvalidRange"}
 
 _clients = OrderedDict()
@@ -97,57 +103,6 @@ def _make_client(access_key, secret_key):
     )
 
 
-# --- store answers -> outcomes ------------------------------------------------------------
-
-
-def _error_code(error):
-    return str(error.response.get("Error", {}).get("Code") or "")
-
-
-def _http_status(error):
-    return int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
-
-
-def outcome_of(error, *, head=False):
-    """Map a boto3/botocore exception to an Outcome (and a sentence where a general one misleads)."""
-    if isinstance(error, ClientError):
-        return _client_error_outcome(error, head=head)
-    if isinstance(error, (ReadTimeoutError, ConnectTimeoutError)):
-        return StoreError(Outcome.TIMEOUT)
-    if isinstance(error, SSLError):
-        return StoreError(
-            Outcome.UNREACHABLE,
-            "The results store could not be reached over TLS: its certificate was not accepted "
-            "(see S3_VERIFY_TLS and S3_ENDPOINT).",
-        )
-    return StoreError(Outcome.UNREACHABLE)
-
-
-def _client_error_outcome(error, *, head):
-    code, status = _error_code(error), _http_status(error)
-    if code in WRONG_ACCOUNT_CODES:
-        return StoreError(Outcome.SESSION_ENDED)
-    if code == "AccessDenied" or (head and status == 403):
-        return StoreError(Outcome.FORBIDDEN)
-    if code == "NoSuchBucket":
-        return StoreError(Outcome.NOT_FOUND, "The results bucket does not exist on the store; S3_BUCKET may be wrong.")
-    if code in ("NoSuchKey", "NotFound") or status == 404:
-        return StoreError(Outcome.NOT_FOUND)
-    if code == "InvalidRange" or status == 416:
-        return StoreError(Outcome.UNSATISFIABLE)
-    if status == 408 or code == "RequestTimeout":
-        return StoreError(Outcome.TIMEOUT)
-    if status >= 500:
-        return StoreError(Outcome.UNREACHABLE, "The results store reported a fault of its own; try again shortly.")
-    if code and code != str(status):
-        logger.warning("The results store answered %s with code %s.", status, code[:64])
-    return StoreError(Outcome.NO_REASON)
-
-
-def _is_not_modified(error):
-    return isinstance(error, ClientError) and _http_status(error) == 304
-
-
 # --- calls ------------------------------------------------------------------------------------
 
 
@@ -179,7 +134,7 @@ def get_object(access_key, secret_key, key, *, range_header=None, if_none_match=
         client = client_for(access_key, secret_key)
         return _once_more_if_refused(lambda: client.get_object(**params))
     except (ClientError, BotoCoreError) as error:
-        if _is_not_modified(error):
+        if is_not_modified(error):
             headers = error.response.get("ResponseMetadata", {}).get("HTTPHeaders", {})
             raise NotModified(headers.get("etag"), headers.get("last-modified")) from None
         raise outcome_of(error) from None
@@ -222,7 +177,7 @@ def may_read_prefix(access_key, secret_key, prefix, *, ask_listing=True):
             lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=prefix, Range="bytes=0-0")
         )
     except ClientError as error:
-        code, status = _error_code(error), _http_status(error)
+        code, status = error_code(error), http_status(error)
         if code in WRONG_ACCOUNT_CODES:
             raise StoreError(Outcome.SESSION_ENDED) from None
         if code == "AccessDenied":
@@ -248,7 +203,7 @@ def may_read_key(access_key, secret_key, key):
             lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=key, Range="bytes=0-0")
         )
     except ClientError as error:
-        code, status = _error_code(error), _http_status(error)
+        code, status = error_code(error), http_status(error)
         if code in WRONG_ACCOUNT_CODES:
             raise StoreError(Outcome.SESSION_ENDED) from None
         if code == "AccessDenied":
@@ -269,8 +224,8 @@ def _may_list(client, prefix):
     try:
         client.list_objects_v2(Bucket=settings.S3_BUCKET, Prefix=prefix, MaxKeys=1)
     except ClientError as error:
-        if _error_code(error) != "AccessDenied":
-            logger.warning("Listing %s to prove a reader answered %s.", prefix, _http_status(error))
+        if error_code(error) != "AccessDenied":
+            logger.warning("Listing %s to prove a reader answered %s.", prefix, http_status(error))
         return False
     except BotoCoreError as error:
         logger.warning("Listing %s to prove a reader failed: %s.", prefix, type(error).__name__)

@@ -14,7 +14,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from htrbrowser import metrics
 from htrbrowser.outages import Outage
-from results.outcomes import Outcome
+from results.outcomes import Outcome, is_not_modified, outcome_of
 
 OUTAGE_OUTCOMES = {Outcome.UNREACHABLE, Outcome.TIMEOUT}
 store_outage = Outage("results store", logging.getLogger("results.store"))
@@ -36,13 +36,11 @@ def watched(call):
 
 
 def _count_failure(error) -> None:
-    from results import store
-
-    if isinstance(error, ClientError) and store._is_not_modified(error):
+    if isinstance(error, ClientError) and is_not_modified(error):
         metrics.store_call("not_modified")
         store_outage.working()
         return
-    outcome = store.outcome_of(error)
+    outcome = outcome_of(error)
     metrics.store_call(outcome.outcome.value)
     if outcome.outcome in OUTAGE_OUTCOMES:
         store_outage.failing(outcome.sentence, outcome=outcome.outcome.value)
