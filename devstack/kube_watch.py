@@ -24,6 +24,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
+from devstack.kube_errors import ApiError
 from devstack.kube_selectors import SelectorError, parse_field_selector, parse_label_selector
 
 HISTORY_SIZE = 100_000
@@ -93,8 +94,6 @@ class Stream:
     """One watch, written to one HTTP response as chunks. `ApiError`s are raised before anything is sent."""
 
     def __init__(self, double, route, query: dict):
-        from devstack.kubeapi import ApiError
-
         self.double, self.route = double, route
         self.resource = route.resource
         try:

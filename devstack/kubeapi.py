@@ -43,6 +43,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import yaml
 
+from devstack.kube_errors import ApiError
 from devstack.kube_selectors import (
     SelectorError,
     json_patch,
@@ -57,22 +58,6 @@ SERVER_VERSION = {"major": "1", "minor": "31", "gitVersion": "v1.31.4"}
 SERVICE_ACCOUNT = "system:serviceaccount:htr-batch:htrflow-web"
 CONTINUE_TOKENS_KEPT = 512
 
-_REASONS = {
-    400: "BadRequest",
-    401: "Unauthorized",
-    403: "Forbidden",
-    404: "NotFound",
-    405: "MethodNotAllowed",
-    406: "NotAcceptable",
-    409: "Conflict",
-    410: "Expired",
-    415: "UnsupportedMediaType",
-    422: "Invalid",
-    429: "TooManyRequests",
-    500: "InternalError",
-    503: "ServiceUnavailable",
-    504: "Timeout",
-}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -174,31 +159,6 @@ def resource_for(api_version: str, kind: str) -> Resource:
 
 # ---------------------------------------------------------------------------------------------
 # Errors and faults
-
-
-class ApiError(Exception):
-    """An answer with a Kubernetes Status body."""
-
-    def __init__(self, code: int, message: str, *, reason: str | None = None, details: dict | None = None):
-        super().__init__(message)
-        self.code, self.message = code, message
-        self.reason = reason or _REASONS.get(code, "Unknown")
-        self.details = details
-        self.headers: dict[str, str] = {}
-
-    def body(self) -> dict:
-        status = {
-            "kind": "Status",
-            "apiVersion": "v1",
-            "metadata": {},
-            "status": "Failure",
-            "message": self.message,
-            "reason": self.reason,
-            "code": self.code,
-        }
-        if self.details:
-            status["details"] = self.details
-        return status
 
 
 def _not_found(resource: Resource, name: str) -> ApiError:
