@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from campaigns import informer, kube
 from campaigns.models import Campaign, Snapshot
+from campaigns.wording.banners import stale_banner
 from htrbrowser import metrics
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ class Reading:
     def banner(self, now: datetime | None = None) -> str | None:
         if self.unreachable_since is None:
             return None
-        return kube.stale_banner(self.unreachable_since, now, self.cause)
+        return stale_banner(self.unreachable_since, now, self.cause)
 
     def find(self, name: str) -> Campaign | None:
         """The campaign called `name`: its own name, or the Job name of one of its parts."""

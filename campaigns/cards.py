@@ -15,7 +15,10 @@ from django.urls import reverse
 
 from campaigns import kube, progress
 from campaigns.models import Campaign, Volume, bounded
-from campaigns.quality import CampaignQuality, campaign_quality, uncounted_words
+from campaigns.quality import CampaignQuality, campaign_quality
+from campaigns.wording import notes
+from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
+from campaigns.wording.volumes import NO_SENTENCE
 
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
@@ -82,6 +85,16 @@ class VolumeRow:
     same_as: str = ""  # an earlier row on the card with the very same sentence (its volume id)
 
     @property
+    def sentence_text(self) -> str:
+        """A problem row's sentence (a volume without one still gets a few words)."""
+        return (self.volume.sentence.text if self.volume.sentence else "") or NO_SENTENCE
+
+    @property
+    def progress_note(self) -> str:
+        """A running row whose progress was not read: what the store answered instead, if anything."""
+        return (self.progress.note if self.progress is not None else "") or PROGRESS_NOT_KNOWN
+
+    @property
     def failed_pages(self) -> int:
         """Pages its progress says failed (0 when not read)."""
         if self.progress is None or self.progress.progress is None:
@@ -138,16 +151,7 @@ class PageTally:
 
     @property
     def caption(self) -> str:
-        if self.running_only:
-            kind = "running volumes shown"
-        else:
-            kind = "volumes done or running" if self.any_running else "volumes done"
-        if self.counted == self.eligible:
-            if self.eligible == 1:
-                return f"In the one {kind.replace('volumes', 'volume', 1)}."
-            return f"In all {self.eligible} {kind}."
-        missing = uncounted_words(self.counted, self.eligible, self.forbidden)
-        return f"Counted in {self.counted} of {self.eligible} {kind}; {missing}."
+        return notes.pages_caption(self.counted, self.eligible, self.forbidden, self.running_only, self.any_running)
 
 
 def page_tally(volumes: list[Volume], report: progress.ProgressReport | None, running_only: bool = False) -> PageTally:
@@ -188,18 +192,15 @@ class Card:
     def trouble_flag(self) -> str:
         return "1" if self.campaign.in_trouble else "0"
 
-
-def failed_pages_note(tally: PageTally) -> str:
-    """"3 pages failed in C0074519; see its run log." for the pages a finished campaign left behind."""
-    found = tally.with_failed_pages
-    if not found:
-        return ""
-    pages = sum(count for _, count in found)
-    noun = "page" if pages == 1 else "pages"
-    if len(found) == 1:
-        return f"{pages} {noun} failed in {bounded(found[0][0].id, 64)}; see its run log."
-    names = ", ".join(bounded(volume.id, 64) for volume, _ in found[:3]) + (" and others" if len(found) > 3 else "")
-    return f"{pages} {noun} failed in {len(found)} volumes ({names}); see their run logs."
+    @property
+    def queue_note(self) -> str:
+        """The queue's own sentence, when the state sentence does not carry it already (admitted says nothing)."""
+        campaign = self.campaign
+        queue = campaign.queue
+        if queue is None or queue.sentence is None or queue.kind == "admitted":
+            return ""
+        shown = campaign.sentence.text if campaign.sentence else ""
+        return "" if queue.sentence.text in shown else queue.sentence.text
 
 
 def _failed_pages_href(campaign: Campaign, tally: PageTally) -> str:
@@ -211,22 +212,14 @@ def _failed_pages_href(campaign: Campaign, tally: PageTally) -> str:
     return detail_url(campaign) + "?state=done"
 
 
-def forbidden_note(rows: list[VolumeRow]) -> str:
-    """Said once per card instead of on every row the person's account may not read."""
+def forbidden_note(rows: list[VolumeRow], below: bool = False) -> str:
+    """Said once instead of on every row the person's account may not read (``below``: a campaign
+    page's table under the note, not a card's running volumes)."""
     refused = sum(1 for row in rows if row.progress is not None and row.progress.forbidden)
-    if not refused:
-        return ""
-    if refused == len(rows):
-        return "Your account may not read these volumes' results, so their progress is not shown."
-    return (
-        f"Your account may not read the results of {refused} of these volumes (marked “no access”), "
-        "so their progress is not shown."
-    )
+    return notes.forbidden_note(refused, len(rows), below=below)
 
 
 def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> VolumeRow:
-    from campaigns.sentences import progress_sentence
-
     row = VolumeRow(volume, log_href(volume))
     if volume.state == "done":
         row.results_href = result_url(volume.iiif_key)
@@ -395,7 +388,7 @@ def build_card(
         needs_login=report.needs_login and bool(plan.active),
         # A finished card keeps polling until its final page counts have been read once.
         polls=not campaign.is_final or (tally.unasked > 0 and not unreadable),
-        failed_pages_note=failed_pages_note(tally) if campaign.is_final else "",
+        failed_pages_note=notes.failed_pages_note(tally.with_failed_pages) if campaign.is_final else "",
         failed_pages_href=_failed_pages_href(campaign, tally),
         forbidden_note=forbidden_note(rows),
         poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,

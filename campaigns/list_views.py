@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 from campaigns import cards as card_builder
 from campaigns import overview
 from campaigns.views import ClusterState, read_cluster, served_namespaces
+from campaigns.wording.lists import NEW_ROWS_NOTICE, attention_announcement
 from htrbrowser import metrics
 
 POLL_SECONDS = 5
@@ -233,22 +234,8 @@ def campaign_changes(request):
             "changed_cards_html": [page.card_html[overview.ident(c.campaign)] for c in changed_cards],
             "new_cards": new_cards,
             "removed_ids": ["row-" + overview.dom_key(each) for each in removed],
-            "announcement": _announcement(newly_troubled),
-            "notice": "New campaigns were added at the end of the list." if new_rows and before else "",
+            "announcement": attention_announcement(newly_troubled),
+            "notice": NEW_ROWS_NOTICE if new_rows and before else "",
         }
     )
     return render(request, "campaigns/changes.html", context)
-
-
-def _announcement(campaigns) -> str:
-    """One sentence per campaign that newly needs attention, for the page's live region."""
-    sentences = []
-    for campaign in campaigns[:5]:
-        failed = campaign.counts.failed
-        why = f"{failed} volume{'s' if failed != 1 else ''} failed" if failed else (
-            campaign.sentence.text if campaign.sentence else "something needs a look"
-        )
-        sentences.append(f"{campaign.name} now needs attention: {why}.")
-    if len(campaigns) > 5:
-        sentences.append(f"{len(campaigns) - 5} more campaigns now need attention.")
-    return " ".join(sentences)

@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from campaigns.models import PHASE_KEYS, PHASES, Campaign, Volume
+from campaigns.wording.lists import ALL_CAMPAIGNS, NEED_ATTENTION
 
 ATTENTION_CARDS = 3  # full cards shown without asking: the first campaigns that need attention
 OPEN_CARDS = 8  # full cards a person may open besides those
@@ -42,9 +43,9 @@ def state_choices(campaigns: list[Campaign], wanted: str) -> list[StateChoice]:
     for campaign in campaigns:
         by_phase[campaign.phase] = by_phase.get(campaign.phase, 0) + 1
     trouble = sum(1 for c in campaigns if c.in_trouble)
-    choices = [StateChoice("", "All", len(campaigns), wanted == "")]
+    choices = [StateChoice("", ALL_CAMPAIGNS, len(campaigns), wanted == "")]
     if trouble:
-        choices.append(StateChoice(ATTENTION, "Need attention", trouble, wanted == ATTENTION))
+        choices.append(StateChoice(ATTENTION, NEED_ATTENTION, trouble, wanted == ATTENTION))
     for phase in PHASES:
         if by_phase.get(phase):
             key = PHASE_KEYS[phase]

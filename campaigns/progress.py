@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.cache.backends.locmem import LocMemCache
 
 from campaigns.models import Progress, progress_from_json
+from campaigns.wording.progress import CARD_SENTENCES, VOLUME_SENTENCES
 from results import budget
 
 log = logging.getLogger(__name__)
@@ -51,26 +52,9 @@ NO_REASON = "no_reason"
 UNREADABLE = "unreadable"
 NOT_ASKED = "not_asked"
 
-CARD_SENTENCES = {
-    NO_SESSION: "Log in with your store account to see how far each running volume has got.",
-    SESSION_ENDED: "Your results login has ended, so progress cannot be read; log in again to see it.",
-    UNREACHABLE: (
-        "The results store could not be reached, so progress is not shown; the volume states above come "
-        "from the cluster and are current. If it lasts, an operator should check S3_ENDPOINT, S3_VERIFY_TLS "
-        "and that the network policy lets the results proxy reach the store."
-    ),
-    TIMEOUT: "The results store did not answer in time, so some progress is missing; it is asked again shortly.",
-    NO_REASON: (
-        "The results store refused without giving a reason, so progress is not shown; the bucket or "
-        "namespace may be configured wrongly."
-    ),
-}
-VOLUME_SENTENCES = {
-    FORBIDDEN: "Your account may not read this volume.",
-    NOT_FOUND: "No progress written yet.",
-    UNREADABLE: "Its progress file could not be read.",
-    NOT_ASKED: "Progress not read on this page; open the campaign to see it.",
-}
+# Outcomes that keep a whole card's progress from being read: the card says so once, for the first
+# one met (campaigns.wording.progress.CARD_SENTENCES); the others are said on the volume's row.
+CARD_OUTCOMES = (NO_SESSION, SESSION_ENDED, UNREACHABLE, TIMEOUT, NO_REASON)
 
 # Answers live in their own in-process cache: done volumes' answers are kept an hour, and Django's
 # default local cache holds only 300 entries, which one large campaign would churn through.
@@ -235,7 +219,7 @@ def read_progress(
         if outcome == "" and progress is None:
             outcome = NOT_FOUND
         report.by_key[key] = VolumeProgress(progress, outcome)
-        if outcome in CARD_SENTENCES and not report.card_outcome:
+        if outcome in CARD_OUTCOMES and not report.card_outcome:
             report.card_outcome = outcome
     return report
 

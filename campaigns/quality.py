@@ -7,7 +7,8 @@ measurement; archivists use the lowest ones to choose the pages a person should 
 Pure: nothing here reads the cluster or the store. ``volume_quality`` parses what a volume wrote,
 ``campaign_quality`` adds up the volumes whose progress a request read, and ``pages_to_check``
 pages through the campaign's worst pages. Links to the ALTO viewer are made by a function the
-caller may pass (the default builds the site's own ``/alto?src=…`` address).
+caller may pass (the default builds the site's own ``/alto?src=…`` address). What the figures mean
+in words is in ``campaigns.wording.quality``.
 """
 
 from __future__ import annotations
@@ -18,22 +19,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from campaigns.wording.quality import bands_sentence, coverage_sentence, target_words
+
 QUALITY_STEP = "qualityprediction"  # a pipeline step of this name (any case) predicts page quality
 WORST_ON_CARD = 5
 CHECK_PAGE = 20  # pages to check shown per page of that list
 LOWEST_KEPT = 50  # a volume's `lowest` entries read at most
 _PAGE_ID = re.compile(r"^\d{1,8}$")
 
-# What a score means, by the `target` the quality model was trained to predict.
-TARGET_WORDS = {
-    "bow_f1": "the expected bag-of-words F1, about the share of the page's words read right",
-    "f1": "the expected F1 of the page's words, about the share read right",
-}
-DEFAULT_TARGET_WORDS = "the expected share of the page's text read right"
 # Bands for words beside each score, so a score never speaks through colour alone.
 LOW_BELOW = 0.6
 FAIR_BELOW = 0.8
-BANDS_WORDS = f"Below {LOW_BELOW:.2f} is low and worth a person's check, below {FAIR_BELOW:.2f} fair, higher good."
 
 
 def is_quality_step(name: str) -> bool:
@@ -160,10 +156,6 @@ def volume_quality(raw) -> VolumeQuality | None:
     )
 
 
-def target_words(target: str) -> str:
-    return TARGET_WORDS.get((target or "").strip().lower(), DEFAULT_TARGET_WORDS)
-
-
 # --- a campaign ---------------------------------------------------------------------------------
 
 
@@ -235,15 +227,12 @@ class CampaignQuality:
 
     @property
     def bands(self) -> str:
-        return BANDS_WORDS
+        return bands_sentence(LOW_BELOW, FAIR_BELOW)
 
     @property
     def coverage(self) -> str:
         """Which volumes the figures cover, in words ("" when all of them)."""
-        if self.counted == self.eligible:
-            return ""
-        missing = uncounted_words(self.counted, self.eligible, self.forbidden)
-        return f"From the {self.counted} of {self.eligible} volumes read so far; {missing}."
+        return coverage_sentence(self.counted, self.eligible, self.forbidden)
 
     def as_api(self) -> dict:
         return {
@@ -355,14 +344,3 @@ def pages_to_check(
         next_offset=offset + size if offset + size < total else None,
         previous_offset=max(0, offset - size) if offset else None,
     )
-
-
-def uncounted_words(counted: int, eligible: int, forbidden: int) -> str:
-    """Why some volumes are not in a figure: "your account may not read 2 and 3 not read yet"."""
-    missing = []
-    if forbidden:
-        missing.append(f"your account may not read {forbidden}")
-    unread = eligible - counted - forbidden
-    if unread:
-        missing.append(f"{unread} not read yet")
-    return " and ".join(missing)

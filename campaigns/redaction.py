@@ -13,9 +13,8 @@ import hashlib
 from dataclasses import replace
 
 from campaigns.models import Campaign, Sentence
-from campaigns.sentences import campaign_label
-
-SOMEONE_ELSE = "another campaign"
+from campaigns.wording.queue import SOMEONE_ELSE
+from campaigns.wording.words import campaign_label
 
 
 def job_names(campaigns: list[Campaign]) -> set[str]:

@@ -1,6 +1,6 @@
 """Campaign pages: read the cluster, project, render a page or the fragment a poll asks for.
 
-Views stay thin: `kube` reads, `projection` decides, `sentences` words, `cards` assembles what a
+Views stay thin: `kube` reads, `projection` decides, `wording` words, `cards` assembles what a
 card shows (links, which volumes to ask progress for, polling intervals), templates show. What is
 left here is choosing what to read and which template answers: the list and its watch poll, one
 card's poll, and the campaign page with its filtered, paged volume rows.
@@ -32,6 +32,7 @@ from campaigns.cards import (
 )
 from campaigns.models import Campaign, bounded
 from campaigns.quality import pages_to_check
+from campaigns.wording.lists import volume_state_choices
 from htrbrowser import metrics
 from results.access import Access
 
@@ -234,9 +235,9 @@ def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown
         ),
         "wanted_state": wanted_state,
         "search": search,
-        "state_choices": [("", "All states")] + [(s, s.capitalize()) for s in VOLUME_STATES],
+        "state_choices": volume_state_choices(VOLUME_STATES),
         "progress_sentence": report.card_sentence if page_active else "",
-        "rows_forbidden_note": forbidden_note(rows).replace("these volumes", "the volumes below"),
+        "rows_forbidden_note": forbidden_note(rows, below=True),
         "pages_to_check": None if for_poll else pages_to_check(card.quality, request.GET.get("check")),
         "now": now,
         "rerun": None if for_poll else rerun_views.panel(campaign, shown_to(request)),

@@ -19,9 +19,6 @@ from campaigns.projection.record_updates import merge_status_record, status_reco
 from campaigns.projection.records import record_reason
 from campaigns.projection.volumes import VolumeLine, parse_volumes_txt
 
-# The tests of the sentences read a record's reason under its former private name.
-_record_reason = record_reason
-
 __all__ = [
     "VolumeLine",
     "campaign_key",

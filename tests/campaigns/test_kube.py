@@ -289,15 +289,6 @@ def test_a_missing_kubeconfig_is_a_sentence(settings, tmp_path):
     assert "kubeconfig" in raised.value.sentence
 
 
-def test_the_banner_says_since_when_in_minutes():
-    """(How the cluster is followed, by watch, is tested in test_board.py.)"""
-    from datetime import UTC, datetime, timedelta
-
-    since = datetime(2026, 9, 24, 14, 2, tzinfo=UTC)
-    text = kube.stale_banner(since, since + timedelta(minutes=3, seconds=20))
-    assert "since 14:02 UTC (3 min ago)" in text
-
-
 @pytest.mark.parametrize("campaigns", [2, 30])
 def test_the_number_of_api_calls_does_not_grow_with_the_campaigns(cluster, campaigns):
     load_campaigns(cluster, campaigns)

@@ -1,0 +1,30 @@
+"""The banner over a page that shows an older state of the cluster: since when, and why.
+
+The causes are ``campaigns.kube``'s (``REFUSED``, ``THROTTLED``, ``SLOW``, ``BROKEN``; any other
+reads as unreachable); they are spelled out here so wording needs nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+_OPENINGS = {
+    "refused": "The cluster has refused this site's reads since {at}",
+    "throttled": "The cluster has been turning this site's reads away as too many since {at}",
+    "slow": "The cluster has been too slow to answer since {at}",
+    "broken": "The cluster has been answering with errors since {at}",
+}
+_UNREACHABLE = "Could not reach the cluster since {at}"
+
+
+def stale_banner(since: datetime, now: datetime | None = None, cause: str = "unreachable") -> str:
+    """'Could not reach the cluster since 14:02 UTC (3 min ago)…' for a page showing an older state."""
+    now = now or datetime.now(UTC)
+    minutes = max(0, int((now - since).total_seconds() // 60))
+    ago = "less than a minute ago" if minutes < 1 else f"{minutes} min ago"
+    at = f"{since.astimezone(UTC):%H:%M} UTC ({ago})"
+    opening = _OPENINGS.get(cause, _UNREACHABLE).format(at=at)
+    return (
+        f"{opening}. What you see is the last state read before then; "
+        "it will update by itself once the cluster answers."
+    )

@@ -1,0 +1,31 @@
+"""The campaign list's words: its filter labels, the campaign page's state choices, and what the
+page's live region says when a poll brings news."""
+
+from __future__ import annotations
+
+from campaigns.models import Campaign
+
+ALL_CAMPAIGNS = "All"
+NEED_ATTENTION = "Need attention"
+ALL_VOLUME_STATES = "All states"
+NEW_ROWS_NOTICE = "New campaigns were added at the end of the list."
+ANNOUNCED_MOST = 5  # campaigns named one by one in an announcement; the rest are counted
+
+
+def volume_state_choices(states: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The campaign page's filter: (value, label) for all states, then each state."""
+    return [("", ALL_VOLUME_STATES)] + [(state, state.capitalize()) for state in states]
+
+
+def attention_announcement(campaigns: list[Campaign]) -> str:
+    """One sentence per campaign that newly needs attention, for the page's live region."""
+    sentences = []
+    for campaign in campaigns[:ANNOUNCED_MOST]:
+        failed = campaign.counts.failed
+        why = f"{failed} volume{'s' if failed != 1 else ''} failed" if failed else (
+            campaign.sentence.text if campaign.sentence else "something needs a look"
+        )
+        sentences.append(f"{campaign.name} now needs attention: {why}.")
+    if len(campaigns) > ANNOUNCED_MOST:
+        sentences.append(f"{len(campaigns) - ANNOUNCED_MOST} more campaigns now need attention.")
+    return " ".join(sentences)

@@ -1,0 +1,40 @@
+"""Predicted quality in words: what a score means, its bands, and which volumes a figure covers.
+
+Imports nothing of the project: ``campaigns.quality`` (below ``campaigns.models``) reads it.
+"""
+
+from __future__ import annotations
+
+# What a score means, by the `target` the quality model was trained to predict.
+TARGET_WORDS = {
+    "bow_f1": "the expected bag-of-words F1, about the share of the page's words read right",
+    "f1": "the expected F1 of the page's words, about the share read right",
+}
+DEFAULT_TARGET_WORDS = "the expected share of the page's text read right"
+
+
+def target_words(target: str) -> str:
+    return TARGET_WORDS.get((target or "").strip().lower(), DEFAULT_TARGET_WORDS)
+
+
+def bands_sentence(low_below: float, fair_below: float) -> str:
+    """The words beside each score, so a score never speaks through colour alone."""
+    return f"Below {low_below:.2f} is low and worth a person's check, below {fair_below:.2f} fair, higher good."
+
+
+def uncounted_words(counted: int, eligible: int, forbidden: int) -> str:
+    """Why some volumes are not in a figure: "your account may not read 2 and 3 not read yet"."""
+    missing = []
+    if forbidden:
+        missing.append(f"your account may not read {forbidden}")
+    unread = eligible - counted - forbidden
+    if unread:
+        missing.append(f"{unread} not read yet")
+    return " and ".join(missing)
+
+
+def coverage_sentence(counted: int, eligible: int, forbidden: int) -> str:
+    """Which volumes a campaign's quality figures cover, in words ("" when all of them)."""
+    if counted == eligible:
+        return ""
+    return f"From the {counted} of {eligible} volumes read so far; {uncounted_words(counted, eligible, forbidden)}."

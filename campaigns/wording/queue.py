@@ -1,0 +1,190 @@
+"""Why a queued or paused campaign is not running (Kueue's view of it), in plain words with operator detail."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from campaigns.models import QueueState, Sentence, bounded
+from campaigns.wording.words import QUOTE_LIMIT, as_sentence, campaign_names, namespace_flag, plural
+
+KNOWN_PRIORITY_CLASSES = ("htr-interactive", "htr-bulk", "htr-idle")
+# How a campaign the person may not see is named in its neighbours' queue sentences (campaigns.redaction).
+SOMEONE_ELSE = "another campaign"
+
+
+class QueueWords(NamedTuple):
+    """A queue kind whose sentence is always the same."""
+
+    text: str
+    tone: str
+    commands: bool = True  # with the Workload and ClusterQueue lines
+
+
+QUEUE_WORDS = {
+    "no_workload_yet": QueueWords(
+        "Just submitted; the queue has not picked it up yet. This normally takes a few seconds.", "idle", False
+    ),
+    "paused": QueueWords(
+        "Its campaign file holds it back with `suspend: true` (paused in git). It does not run until someone removes "
+        "`suspend: true` from the campaign file and applies again.",
+        "idle",
+    ),
+    "preempted": QueueWords(
+        "Pushed aside by a more urgent campaign. It waits in the queue and resumes from finished pages when "
+        "capacity frees up; nothing to do.",
+        "idle",
+    ),
+    "not_looked_at": QueueWords("The queue has not looked at it yet; this normally takes a few seconds.", "idle"),
+    "admitted": QueueWords("Admitted by the queue.", "ok"),
+}
+UNKNOWN_QUEUE = QueueWords("The reason it waits is not known; an operator can look at its Workload.", "idle")
+
+# Why Kueue evicted a workload, by the condition's reason.
+EVICTED_BECAUSE = {
+    "PodsReadyTimeout": "its pods did not become ready in time",
+    "InactiveWorkload": "it was deactivated",
+    "Deactivated": "it was paused",
+    "Preempted": "a more urgent campaign needed the capacity",
+    "ClusterQueueStopped": "the queue was stopped",
+    "AdmissionCheck": "an admission check withdrew it",
+}
+
+
+def queue_sentence(queue: QueueState, namespace: str = "", job: str = "") -> Sentence:
+    """Why a Queued or Paused campaign is not running, in plain words, with operator detail."""
+    writer = _QUEUE_WRITERS.get(queue.kind)
+    if writer is not None:
+        text, tone, commands = writer(queue, namespace, job)
+    else:
+        words = QUEUE_WORDS.get(queue.kind, UNKNOWN_QUEUE)
+        text, tone = words.text, words.tone
+        commands = _queue_commands(queue, namespace) if words.commands else ()
+    return Sentence(text, detail=_queue_detail(queue), commands=commands, tone=tone)
+
+
+def _queue_commands(queue: QueueState, namespace: str) -> tuple[str, ...]:
+    commands = []
+    if queue.workload_name:
+        commands.append(f"kubectl {namespace_flag(namespace)}describe workload {queue.workload_name}")
+    if queue.cluster_queue:
+        commands.append(f"kubectl get clusterqueue {queue.cluster_queue} -o yaml")
+    return tuple(commands)
+
+
+def _job_events(namespace: str, job: str) -> str:
+    if job:
+        return f"kubectl {namespace_flag(namespace)}get events --field-selector involvedObject.name={job}"
+    return f"kubectl {namespace_flag(namespace)}get events --sort-by=.lastTimestamp"
+
+
+def _waiting(queue, namespace, job):
+    if queue.ahead is None:
+        text = "Waiting its turn in the queue."
+    elif queue.ahead == 0:
+        text = "Waiting its turn in the queue; it is next."
+    else:
+        text = f"Waiting its turn in the queue: {plural(queue.ahead, 'campaign')} ahead"
+        text += f" ({campaign_names(queue.ahead_names)})." if queue.ahead_names else "."
+    if queue.holders:
+        text += f" The queue's capacity is in use by {campaign_names(queue.holders)}."
+    text += " It starts by itself when capacity frees up; to hurry it, an operator can raise the queue's quota."
+    return text, "idle", _queue_commands(queue, namespace)
+
+
+def _never_fits(queue, namespace, job):
+    too_big = [f for f in queue.fits if not f.fits]
+    if too_big:
+        asks = "; ".join(
+            f"{f.resource}: asks {f.requested}, quota {f.quota}"
+            if f.quota
+            else f"{f.resource}: asks {f.requested}, the queue has none"
+            for f in too_big
+        )
+        what = f" It asks for more at once than the queue can ever give ({asks})."
+    else:
+        what = " It asks for more at once than the queue can ever give."
+    return (
+        "This campaign can never start as it is." + what + " It will not fix itself: lower `window` in converter.yaml "
+        "(or in the campaign file) so that parallel pods × their requests fit the quota, then render and apply again.",
+        "bad",
+        _queue_commands(queue, namespace),
+    )
+
+
+def _no_priority_class(queue, namespace, job):
+    name = queue.priority_class or "(unnamed)"
+    known = ", ".join(f"`{c}`" for c in KNOWN_PRIORITY_CLASSES)
+    return (
+        f"The queue ignores it: its priority `{name}` names a priority class that does not exist, so no Workload "
+        f"was made for it. It will not fix itself: set the campaign's priority to one of {known} (or leave it out) "
+        "and apply again.",
+        "bad",
+        ("kubectl get workloadpriorityclasses", _job_events(namespace, job)),
+    )
+
+
+def _kueue_silent(queue, namespace, job):
+    return (
+        "The queue has not acted on this campaign for some minutes: Kueue, the queueing system, may not be running. "
+        "It starts by itself once Kueue works again; an operator should check whether Kueue is running.",
+        "bad",
+        ("kubectl -n kueue-system get pods", _job_events(namespace, job)),
+    )
+
+
+def _inadmissible(queue, namespace, job):
+    said = f": {as_sentence(bounded(queue.message, QUOTE_LIMIT))}" if queue.message else "."
+    local = f"kubectl {namespace_flag(namespace)}get localqueue {queue.queue_name}" if queue.queue_name else ""
+    commands = tuple(c for c in (local, *_queue_commands(queue, namespace)) if c)
+    return (
+        f"The queue cannot admit this campaign{said} It stays queued until an operator fixes the queue "
+        "(the LocalQueue or ClusterQueue named in the detail).",
+        "bad",
+        commands,
+    )
+
+
+def _evicted(queue, namespace, job):
+    why = EVICTED_BECAUSE.get(queue.reason, "")
+    said = f" because {why}" if why else (f" ({bounded(queue.message, QUOTE_LIMIT)})" if queue.message else "")
+    return (
+        f"The queue stopped this campaign's pods{said}. It is queued again and resumes from finished pages when "
+        "capacity frees up; nothing to do unless this keeps happening.",
+        "warn",
+        _queue_commands(queue, namespace),
+    )
+
+
+# Kinds whose sentence depends on what the queue says: each gives (text, tone, kubectl lines).
+_QUEUE_WRITERS = {
+    "waiting": _waiting,
+    "never_fits": _never_fits,
+    "no_workload_priority_class": _no_priority_class,
+    "kueue_silent": _kueue_silent,
+    "inadmissible": _inadmissible,
+    "evicted": _evicted,
+}
+
+
+def _queue_detail(queue: QueueState) -> str:
+    parts = []
+    if queue.workload_name:
+        parts.append(f"Workload {queue.workload_name}")
+    else:
+        parts.append("no Workload")
+    if queue.queue_name:
+        parts.append(f"LocalQueue {queue.queue_name}")
+    if queue.cluster_queue:
+        parts.append(f"ClusterQueue {queue.cluster_queue}")
+    if queue.priority_class:
+        parts.append(f"priority class {queue.priority_class}")
+    if queue.reason:
+        parts.append(f"reason {queue.reason}")
+    for fit in queue.fits:
+        parts.append(f"{fit.resource} {fit.requested} of quota {fit.quota or 'none'}")
+    if queue.pending_in_queue is not None:
+        parts.append(f"{queue.pending_in_queue} pending in the ClusterQueue across all namespaces")
+    text = ", ".join(parts)
+    if queue.message:
+        text += f"; Kueue says: {bounded(queue.message)}"
+    return text

@@ -1,0 +1,107 @@
+"""The model-cache warm-up chip: each warm-up state in words, with what to look at."""
+
+from __future__ import annotations
+
+from campaigns.models import Sentence, Warmup, bounded
+from campaigns.wording.words import QUOTE_LIMIT, namespace_flag, trimmed_message
+
+_LOOK = ("kubectl {ns}get job {job}", "kubectl {ns}logs job/{job} --tail=50")
+
+# States that say the same whatever the warm-up's message: text, kubectl lines, tone (templates
+# over the pipeline, the warm-up Job and the namespace flag).
+_STATE_WORDS = {
+    "succeeded": ("The model cache for {pipeline} is ready.", (), "ok"),
+    "running": (
+        "The model cache for {pipeline} is being filled. Volumes wait for it and start by themselves.",
+        _LOOK,
+        "info",
+    ),
+    "pending": (
+        "The model cache warm-up for {pipeline} has not started yet. Volumes wait for it (up to 15 minutes) and "
+        "start by themselves once it is done; if it does not start, an operator should look at the warm-up Job.",
+        ("kubectl {ns}describe job {job}",),
+        "idle",
+    ),
+    "missing": (
+        "There is no model cache warm-up for {pipeline}. If its cache was not filled before, its volumes wait for "
+        "a marker nobody writes and give up after 15 minutes. Applying the campaigns again creates the warm-up "
+        "Job {job}.",
+        ("kubectl {ns}get jobs -l app=htrflow-warmup",),
+        "warn",
+    ),
+}
+_UNKNOWN_STATE = ("The state of the model cache for {pipeline} is not known.", (), "idle")
+
+
+def warmup_sentence(warmup: Warmup, namespace: str = "") -> Sentence:
+    """The warm-up chip's sentence for each warm-up state."""
+    names = {
+        "pipeline": warmup.pipeline or "this pipeline",
+        "job": warmup.job_name or f"htr-warmup-{warmup.pipeline}",
+        "ns": namespace_flag(namespace),
+    }
+    detail = _detail(warmup, names["job"])
+    if warmup.state == "succeeded" and warmup.marker_missing:
+        return _marker_missing(warmup, names, detail)
+    if warmup.state == "failed":
+        return _failed(warmup, names, detail)
+    text, commands, tone = _STATE_WORDS.get(warmup.state, _UNKNOWN_STATE)
+    return Sentence(
+        text.format_map(names),
+        detail=detail,
+        commands=tuple(command.format_map(names) for command in commands),
+        tone=tone,
+    )
+
+
+def _detail(warmup: Warmup, job: str) -> str:
+    parts = [f"warm-up Job {job}"]
+    if warmup.recipe_sha256:
+        parts.append(f"recipe sha256 {warmup.recipe_sha256}")
+    if warmup.cache_dir:
+        parts.append(f"cache directory {warmup.cache_dir}")
+    if warmup.marker_path:
+        parts.append(f"marker {warmup.marker_path}")
+    return ", ".join(parts)
+
+
+def _look(names: dict[str, str]) -> tuple[str, ...]:
+    return tuple(command.format_map(names) for command in _LOOK)
+
+
+def _marker_missing(warmup: Warmup, names: dict[str, str], detail: str) -> Sentence:
+    pipeline, job, ns = names["pipeline"], names["job"], names["ns"]
+    return Sentence(
+        f"The model cache warm-up for {pipeline} finished, yet campaign pods did not find its marker "
+        f"{warmup.marker_path}. Usually the warm-up Job runs with a different runtimeClassName, nodeSelector or "
+        "tolerations than the campaign Job, or a ReadWriteOnce cache was filled on another node. "
+        f"This does not fix itself: an operator should fix that, delete the finished warm-up Job {job} by hand "
+        "and apply again.",
+        detail=detail,
+        commands=(*_look(names), f"kubectl {ns}delete job {job}"),
+        tone="bad",
+    )
+
+
+def _failed(warmup: Warmup, names: dict[str, str], detail: str) -> Sentence:
+    pipeline, job, ns = names["pipeline"], names["job"], names["ns"]
+    message = trimmed_message(warmup.message, QUOTE_LIMIT)
+    said = f": {message.rstrip('.')}" if message else ""
+    if warmup.reason is not None and warmup.reason.permanent is False:
+        will = "The failure may have been temporary; applying again replaces the failed warm-up and retries it."
+    else:
+        will = (
+            "This will not fix itself: fix the cause (often a model name or revision in the pipeline file) "
+            "and apply again, which replaces the failed warm-up."
+        )
+    return Sentence(
+        f"The model cache warm-up for {pipeline} failed{said}. Volumes of this pipeline cannot start and give up "
+        f"after waiting 15 minutes. {will}",
+        detail=f"{detail}: {bounded(warmup.message)}" if warmup.message else detail,
+        commands=(
+            *_look(names),
+            f"kubectl {ns}get pods -l batch.kubernetes.io/job-name={job} "
+            "-o jsonpath='{.items[*].status.containerStatuses[*].state.terminated.message}'",
+        ),
+        tone="bad",
+    )

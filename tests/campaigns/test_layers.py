@@ -1,0 +1,60 @@
+"""The wording sits between the domain and the presentation: it imports only the models and the
+standard library."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import campaigns
+
+CAMPAIGNS = Path(campaigns.__file__).parent
+PROJECT = ("campaigns", "results", "htrbrowser", "core", "devstack")
+
+
+def _module_file(name: str) -> Path | None:
+    parts = name.split(".")
+    base = CAMPAIGNS.parent.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """(module, at the top level) of each project import in a file."""
+    tree = ast.parse(path.read_text())
+    top = set(tree.body)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] in PROJECT and _module_file(name) is not None:
+                found.append((name, node in top))
+    return found
+
+
+def _wording_files() -> list[Path]:
+    return sorted((CAMPAIGNS / "wording").glob("*.py"))
+
+
+def test_wording_imports_only_the_models_and_the_standard_library():
+    for path in _wording_files():
+        for name, _ in _imports(path):
+            assert name == "campaigns.models" or name.startswith("campaigns.wording"), (path.name, name)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                roots = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                roots = [node.module.split(".")[0]]
+            else:
+                continue
+            for root in roots:
+                assert root == "campaigns" or root in sys.stdlib_module_names, (path.name, root)
+

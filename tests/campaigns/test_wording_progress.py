@@ -1,0 +1,50 @@
+"""Wording of progress: a running volume's progress line and ages."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from campaigns.models import Progress
+from campaigns.wording.progress import CARD_SENTENCES, VOLUME_SENTENCES, progress_sentence
+from campaigns.wording.words import human_age
+
+NOW = datetime(2026, 9, 24, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"), [(0, "0 s"), (12, "12 s"), (240, "4 min"), (3 * 3600 + 5, "3 h"), (3 * 86400, "3 d")]
+)
+def test_human_ages(seconds, text):
+    assert human_age(seconds) == text
+
+
+def test_progress_sentence_names_the_stage_and_its_age():
+    progress = Progress(done=137, total=412, stage="stream", age_seconds=12)
+    assert progress_sentence(progress, NOW) == "processing pages · updated 12 s ago"
+
+
+def test_progress_sentence_from_the_update_time_when_no_age_was_computed():
+    progress = Progress(done=1, total=2, stage="load", updated_at=NOW - timedelta(minutes=4))
+    assert progress_sentence(progress, NOW) == "loading models · updated 4 min ago"
+
+
+def test_stale_progress_says_no_update_for():
+    progress = Progress(done=1, total=2, stage="stream", age_seconds=1500)
+    assert progress_sentence(progress, NOW) == "processing pages · no update for 25 min"
+
+
+def test_progress_with_an_unknown_stage_or_none_still_reads():
+    assert progress_sentence(Progress(done=0, total=1, stage="warp"), NOW) == "working on the volume"
+    assert progress_sentence(None, NOW) == "no progress reported yet"
+
+
+def test_every_outcome_a_card_or_row_can_meet_has_its_words():
+    from campaigns import progress
+
+    assert set(CARD_SENTENCES) == set(progress.CARD_OUTCOMES)
+    row_outcomes = {progress.FORBIDDEN, progress.NOT_FOUND, progress.UNREADABLE, progress.NOT_ASKED}
+    assert set(VOLUME_SENTENCES) == row_outcomes
+    assert progress.VolumeProgress(None, progress.FORBIDDEN).note == "Your account may not read this volume."
+    assert progress.ProgressReport(card_outcome=progress.TIMEOUT).card_sentence == CARD_SENTENCES["timeout"]
