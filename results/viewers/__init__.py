@@ -5,6 +5,7 @@ addresses under the results base (``results.addresses``). Every failure is a sen
 
     common.py     reading the address a request names (``reads``, ``Target``), problem pages, links
     log.py        the run log: its parts (tail, around a line, earlier), live polling, search and find
+    log_edges.py  pure: lines read later join the stretch at the page's edge (polls, "show earlier")
     manifest.py   the volume's summary from its manifest.json, shown on the log page
     alto.py       the ALTO page: drawing its lines, the page's neighbours, its plain text
     iiif.py       the page image and the strip of pages, from the volume's iiif.json

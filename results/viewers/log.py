@@ -1,8 +1,11 @@
 """The run log viewer (/log): the log's tail, followed while the run is live, a part around a linked line
 or byte position, earlier parts, search and find over the whole log; with the volume's summary.
 
-The lines are cleaned, classified and grouped by ``results.runlog``. A live page polls ``/log/more``
-with htmx; the server says how long to wait, backs off when the store fails, and answers 286 to stop.
+The lines are cleaned, classified and grouped by ``results.runlog``; lines read after the page opened
+join the stretch at its top or bottom on the server (``log_edges``: the page keeps both edges in
+``#log-edges``, which every poll and "show earlier" sends). A live page polls ``/log/more`` with htmx
+(paused while its tab is hidden, like every poll of the site); the server says how long to wait, backs
+off when the store fails, and answers 286 to stop.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from results.viewers.common import (
     sentence_for,
     viewer_link,
 )
+from results.viewers.log_edges import Edge, appended, edges_of, prepended, same_stretch
 from results.viewers.manifest import PAGE_ID, manifest_summary
 from results.volume_place import find_place, place_of_key
 
@@ -225,6 +229,7 @@ def _lines_context(lines: list[runlog.LogLine]) -> dict:
     return {
         "stretches": stretches,
         "errors": [line for line in lines if line.is_error],
+        "edges": {"top": Edge.of(stretches[0]), "bottom": Edge.of(stretches[-1])} if stretches else {},
     }
 
 
@@ -361,7 +366,7 @@ def _earlier_url(address: str, window: LogWindow) -> str:
 
 @reads("log", "Run log")
 def log_more(request, target: Target):
-    """New lines after ``after`` (a live poll). Answers 286
+    """New lines after ``after`` (a live poll), joined to the page's bottom stretch. Answers 286
     once the run has ended or polling gives up; while the log does not exist yet it keeps waiting,
     checking less often as time goes on."""
     address = target.address
@@ -383,8 +388,12 @@ def log_more(request, target: Target):
         return _poll_response(request, context, stop=True)
     window = LogWindow(runlog.split_lines(data, after, number), after, after + len(data), head.size, head.last_modified)
     state = _log_state(window, live=True)
+    top, bottom = edges_of(request)
+    join, stretches, bottom = appended(bottom, runlog.stretches(runlog.group_lines(window.lines)))
     context = {
-        **_lines_context(window.lines),
+        "join": join,
+        "stretches": stretches,
+        "edges": {"top": same_stretch(top, join), "bottom": bottom},
         "state": state,
         "appeared": after == 0 and bool(window.lines),
         "alto_base": _alto_base(target.base, target.key),
@@ -442,7 +451,8 @@ def _poll_response(request, context: dict, stop: bool):
 
 @reads("log", "Run log")
 def log_earlier(request, target: Target):
-    """The part of the log just before ``before``, cut at a line start, for "show earlier"."""
+    """The part of the log just before ``before``, cut at a line start, for "show earlier"; its last
+    lines join the page's top stretch."""
     before = positive_int(request.GET.get("before"))
     if not before:
         return HttpResponse("", content_type="text/html")
@@ -452,8 +462,12 @@ def log_earlier(request, target: Target):
     except StoreError as error:
         context = {"sentence": sentence_for(error, LOG_SENTENCES), "retry_url": request.get_full_path()}
         return render(request, "viewers/log_earlier.html", context)
+    top, bottom = edges_of(request)
+    join, stretches, top = prepended(top, runlog.stretches(runlog.group_lines(window.lines)))
     context = {
-        **_lines_context(window.lines),
+        "join": join,
+        "stretches": stretches,
+        "edges": {"top": top, "bottom": same_stretch(bottom, join)},
         "alto_base": _alto_base(target.base, target.key),
         "earlier_url": _earlier_url(target.address, window) if window.start > 0 else "",
         "earlier_page_url": _earlier_page_url(target.address, window),

@@ -1,11 +1,13 @@
-// Run log viewer: open at the right line, follow the bottom while live, keep the place when
-// earlier lines arrive, jump between errors, and back off when polling fails. No inline code.
+// Run log viewer: what only a browser can do. Open at the right line, follow the bottom while live,
+// keep the place when earlier lines arrive, walk the errors and the lines by keyboard, find in the
+// whole log. The server groups and folds the lines (also those a poll or "show earlier" brings), and
+// htmx polls, paused while the tab is hidden and backing off on failures (data-poll, campaigns.js).
+// No inline code.
 (function () {
   "use strict";
   var view = document.getElementById("log-view");
   if (!view) return;
-  var MAX_FAILURES = 5;
-  var networkFailures = 0;
+  var lines = document.getElementById("log-lines");
   var followBottom = false;
   var keepFromBottom = null;
 
@@ -16,6 +18,42 @@
   // Where an element is, in pixels below the top of the visible part of the log.
   function fromViewTop(el) {
     return el.getBoundingClientRect().top - view.getBoundingClientRect().top;
+  }
+
+  function lineNumber(line) {
+    var match = /^L(\d+)$/.exec(line.id);
+    return match ? Number(match[1]) : null;
+  }
+
+  function lineLabel(line) {
+    var number = lineNumber(line);
+    return number ? "line " + number : "byte " + line.id.replace(/^at/, "");
+  }
+
+  // --- one tab stop for the log body: the current line's number; arrow keys move it ------------
+  var STOPS = ".log-line > .ln, .http-fold > summary";
+  var rover = window.htrRover(view, STOPS, {
+    clamp: true,
+    step: function (key, at, count) {
+      var page = Math.max(1, Math.floor(view.clientHeight / 20));
+      return { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page, Home: 0, End: count - 1 }[key];
+    },
+    moved: function (el) {
+      var box = el.getBoundingClientRect();
+      var viewBox = view.getBoundingClientRect();
+      if (box.top < viewBox.top + 4) view.scrollTop -= viewBox.top + 4 - box.top;
+      else if (box.bottom > viewBox.bottom - 4) view.scrollTop += box.bottom - (viewBox.bottom - 4);
+    },
+  });
+  view.addEventListener("click", function (event) {
+    var line = event.target.closest && event.target.closest(".log-line");
+    if (line) rover.set(line.querySelector(".ln"));
+  });
+  // Summaries of HTTP folds are reached with the arrow keys like the lines, not with Tab.
+  function tameFolds() {
+    view.querySelectorAll(".http-fold > summary").forEach(function (summary) {
+      if (summary !== rover.current()) summary.setAttribute("tabindex", "-1");
+    });
   }
 
   function scrollToLine(target) {
@@ -29,76 +67,22 @@
     view.scrollTop += fromViewTop(line) - view.clientHeight / 3;
     document.querySelectorAll(".log-line.is-target").forEach(function (el) { el.classList.remove("is-target"); });
     line.classList.add("is-target");
-    setRover(line.querySelector(".ln"));
+    rover.set(line.querySelector(".ln"));
   }
 
-  // --- one tab stop for the log body: the current line's number; arrow keys move it ------------
-  var rover = null;
-
-  function setRover(el) {
-    if (!el || el === rover) return;
-    if (rover) rover.setAttribute("tabindex", "-1");
-    rover = el;
-    rover.setAttribute("tabindex", "0");
-  }
-
-  function stops() {
-    return Array.prototype.filter.call(view.querySelectorAll(".log-line > .ln, .http-fold > summary"), function (el) {
-      return el.offsetParent !== null;
-    });
-  }
-
-  function moveRover(event) {
-    var all = stops();
-    var at = all.indexOf(event.target);
-    if (at < 0) return;
-    var page = Math.max(1, Math.floor(view.clientHeight / 20));
-    var next = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page, Home: 0, End: all.length - 1 }[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    var el = all[Math.max(0, Math.min(all.length - 1, next))];
-    setRover(el);
-    el.focus({ preventScroll: true });
-    var box = el.getBoundingClientRect();
-    var viewBox = view.getBoundingClientRect();
-    if (box.top < viewBox.top + 4) view.scrollTop -= viewBox.top + 4 - box.top;
-    else if (box.bottom > viewBox.bottom - 4) view.scrollTop += box.bottom - (viewBox.bottom - 4);
-  }
-  view.addEventListener("keydown", moveRover);
-  view.addEventListener("focusin", function (event) {
-    if (event.target.matches && event.target.matches(".log-line > .ln, .http-fold > summary")) setRover(event.target);
-  });
-  view.addEventListener("click", function (event) {
-    var line = event.target.closest && event.target.closest(".log-line");
-    if (line) setRover(line.querySelector(".ln"));
-  });
-  // Summaries of HTTP folds are reached with the arrow keys like the lines, not with Tab.
-  function tameFolds() {
-    view.querySelectorAll(".http-fold > summary").forEach(function (summary) {
-      if (summary !== rover) summary.setAttribute("tabindex", "-1");
-    });
+  // A line outside the part read so far: ask the server for the part around it (by number or byte).
+  function openAround(kind, value) {
+    if (view.dataset.deepLine || !view.dataset.lineUrl) return false;
+    window.location.replace(view.dataset.lineUrl + "&" + kind + "=" + value + "#" + (kind === "line" ? "L" : "at") + value);
+    return true;
   }
 
   function openAtTheRightPlace() {
-    var match = /^#L(\d+)$/.exec(window.location.hash);
+    var match = /^#(L|at)(\d+)$/.exec(window.location.hash);
     if (match) {
-      var wanted = document.getElementById("L" + match[1]);
+      var wanted = document.getElementById(match[1] + match[2]);
       if (wanted) { scrollToLine(wanted); return; }
-      if (!view.dataset.deepLine && view.dataset.lineUrl) {
-        // The line is outside the part read so far: ask the server for the part around it.
-        window.location.replace(view.dataset.lineUrl + "&line=" + match[1] + "#L" + match[1]);
-        return;
-      }
-    }
-    var offset = /^#at(\d+)$/.exec(window.location.hash);
-    if (offset) {
-      var spot = document.getElementById("at" + offset[1]);
-      if (spot) { scrollToLine(spot); return; }
-      if (!view.dataset.deepLine && view.dataset.lineUrl) {
-        // A line of a log too large to number, outside the part read so far: ask for the part around it.
-        window.location.replace(view.dataset.lineUrl + "&at=" + offset[1] + "#at" + offset[1]);
-        return;
-      }
+      if (openAround(match[1] === "L" ? "line" : "at", match[2])) return;
     }
     var focus = view.dataset.focus ? document.getElementById(view.dataset.focus) : null;
     if (focus && view.dataset.deepLine) {
@@ -117,17 +101,12 @@
     view.scrollTop = view.scrollHeight;
   }
 
-  function errors() {
-    return Array.prototype.slice.call(view.querySelectorAll(".log-error"));
-  }
-
   // --- errors: Next and Previous walk them in order and wrap; focus stays on the button ----------
   var currentError = null; // the error line last jumped to
   var errorStatus = document.getElementById("error-status");
 
-  function lineLabel(line) {
-    var number = lineNumber(line);
-    return number ? "line " + number : "byte " + line.id.replace(/^at/, "");
+  function errors() {
+    return Array.prototype.slice.call(view.querySelectorAll(".log-error"));
   }
 
   function jumpError(step) {
@@ -138,89 +117,35 @@
     index = (index + step + list.length) % list.length;
     currentError = list[index];
     scrollToLine(currentError);
-    setRover(currentError.querySelector(".ln"));
     errorStatus.textContent = "Error " + (index + 1) + " of " + list.length + ", " + lineLabel(currentError);
   }
 
+  // The toolbar counts the errors of every line on the page, those polls and "show earlier" added too.
   function updateErrorCount() {
     var count = document.getElementById("log-error-count");
     var list = errors();
-    var n = list.length;
     if (count) {
       count.textContent = "";
-      if (n === 0) {
+      if (!list.length) {
         count.textContent = "No errors in the lines shown";
       } else {
-        var first = list[0];
         var link = document.createElement("a");
-        var number = lineNumber(first);
-        link.href = "#" + first.id;
-        link.textContent = number ? "line " + number : "byte " + first.id.replace(/^at/, "");
+        link.href = "#" + list[0].id;
+        link.textContent = lineLabel(list[0]);
+        var n = list.length;
         count.append(n + " error" + (n === 1 ? "" : "s") + " · " + (n > 1 ? "first at " : ""), link);
       }
     }
-    document.querySelectorAll(".needs-errors").forEach(function (button) { button.hidden = n === 0; });
+    document.querySelectorAll(".needs-errors").forEach(function (button) { button.hidden = !list.length; });
   }
 
-  // --- HTTP requests: within a stretch of ordinary lines they hide behind one "N HTTP requests" row,
-  // placed where the first of them is, and show in place when it is opened. The server folds each
-  // stretch it sends; a stretch split between two answers (live lines, earlier lines) is joined here.
-  var lines = document.getElementById("log-lines");
-
-  function lineNumber(line) {
-    var match = /^L(\d+)$/.exec(line.id);
-    return match ? Number(match[1]) : null;
-  }
-
-  function newFold() {
-    var fold = document.createElement("details");
-    fold.className = "http-fold";
-    var summary = document.createElement("summary");
-    summary.className = "http-summary";
-    var label = document.createElement("span");
-    label.className = "http-label";
-    summary.appendChild(label);
-    fold.appendChild(summary);
-    return fold;
-  }
-
-  // Put a stretch's fold row before its first HTTP request line, with the count and the lines it spans.
-  function refold(stretch, open) {
-    var requests = stretch.querySelectorAll(".kind-http");
-    var fold = stretch.querySelector(":scope > details.http-fold");
-    if (requests.length < 2) {
-      if (fold) fold.remove();
-      return;
-    }
-    if (!fold) fold = newFold();
-    fold.open = open || fold.open;
-    stretch.insertBefore(fold, requests[0].closest(".log-group"));
-    var first = lineNumber(requests[0]);
-    var last = lineNumber(requests[requests.length - 1]);
-    fold.querySelector(".http-label").textContent = requests.length + " HTTP requests" +
-      (first && last ? " · lines " + first + "–" + last : "");
-  }
-
-  function joinStretches() {
-    var part = lines.firstElementChild;
-    while (part) {
-      var next = part.nextElementSibling;
-      if (next && part.classList.contains("log-stretch") && next.classList.contains("log-stretch")) {
-        var nextFold = next.querySelector(":scope > details.http-fold");
-        var open = Boolean(nextFold && nextFold.open);
-        if (nextFold) nextFold.remove();
-        while (next.firstChild) part.appendChild(next.firstChild);
-        next.remove();
-        refold(part, open);
-      } else {
-        part = next;
-      }
-    }
-  }
-
+  // --- HTTP requests: "Show HTTP requests" opens every row, those that arrive later too ----------
   var httpToggle = document.getElementById("toggle-http");
   function offerHttpToggle() {
     httpToggle.hidden = !lines.querySelector("details.http-fold");
+    if (httpToggle.getAttribute("aria-pressed") === "true") {
+      lines.querySelectorAll("details.http-fold").forEach(function (fold) { fold.open = true; });
+    }
   }
   httpToggle.addEventListener("click", function () {
     var open = httpToggle.getAttribute("aria-pressed") !== "true";
@@ -230,8 +155,9 @@
   });
 
   // --- numbers for a log too large to count when it opened ------------------------------------
-  // Once "show earlier" has reached line 1, every line on the page can be counted from it. A line
-  // keeps its byte-position anchor (#at…) so links made before still reach it.
+  // Once "show earlier" has reached line 1, every line on the page can be counted from it: only the
+  // page knows which lines it holds. A line keeps its byte-position anchor (#at…) so links made before
+  // still reach it, and each HTTP row's label gets the numbers of the lines it spans.
   function numberFromStart() {
     var rows = lines.querySelectorAll(".log-line");
     if (!rows.length || lineNumber(rows[0]) !== 1 || !lines.querySelector(".log-line[id^='at']")) return;
@@ -249,7 +175,12 @@
       link.setAttribute("href", "#L" + number);
       link.setAttribute("aria-label", "Line " + number);
     });
-    lines.querySelectorAll(".log-stretch").forEach(function (stretch) { refold(stretch, false); });
+    lines.querySelectorAll(".log-stretch > details.http-fold .http-label").forEach(function (label) {
+      var requests = label.closest(".log-stretch").querySelectorAll(".kind-http");
+      if (!requests.length) return;
+      label.textContent = requests.length + " HTTP requests · lines " + lineNumber(requests[0]) + "–" +
+        lineNumber(requests[requests.length - 1]);
+    });
     var banner = document.getElementById("log-unnumbered");
     if (banner) banner.hidden = true;
   }
@@ -270,6 +201,27 @@
     });
   }
 
+  // The text node ``node`` with every match of ``pattern`` in a <mark>.
+  function markNode(node, pattern) {
+    var value = node.nodeValue;
+    pattern.lastIndex = 0;
+    if (!pattern.test(value)) return;
+    pattern.lastIndex = 0;
+    var fragment = document.createDocumentFragment();
+    var last = 0;
+    var hit;
+    while ((hit = pattern.exec(value)) !== null) {
+      if (hit.index > last) fragment.appendChild(document.createTextNode(value.slice(last, hit.index)));
+      var mark = document.createElement("mark");
+      mark.className = "find-hit";
+      mark.textContent = hit[0];
+      fragment.appendChild(mark);
+      last = hit.index + hit[0].length;
+    }
+    if (last < value.length) fragment.appendChild(document.createTextNode(value.slice(last)));
+    node.parentNode.replaceChild(fragment, node);
+  }
+
   // Mark the query in the text of the given lines (only the log text, never the line numbers).
   function markLines(rows, query) {
     if (!query) return;
@@ -280,25 +232,7 @@
       var walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
       var nodes = [];
       while (walker.nextNode()) nodes.push(walker.currentNode);
-      nodes.forEach(function (node) {
-        var value = node.nodeValue;
-        pattern.lastIndex = 0;
-        if (!pattern.test(value)) return;
-        pattern.lastIndex = 0;
-        var fragment = document.createDocumentFragment();
-        var last = 0;
-        var hit;
-        while ((hit = pattern.exec(value)) !== null) {
-          if (hit.index > last) fragment.appendChild(document.createTextNode(value.slice(last, hit.index)));
-          var mark = document.createElement("mark");
-          mark.className = "find-hit";
-          mark.textContent = hit[0];
-          fragment.appendChild(mark);
-          last = hit.index + hit[0].length;
-        }
-        if (last < value.length) fragment.appendChild(document.createTextNode(value.slice(last)));
-        node.parentNode.replaceChild(fragment, node);
-      });
+      nodes.forEach(function (node) { markNode(node, pattern); });
     });
   }
 
@@ -335,7 +269,7 @@
 
   // The first match at or after the line the person is on, else the first in the log.
   function startingMatch() {
-    var from = rover ? rover.closest(".log-line") : null;
+    var from = rover.current() ? rover.current().closest(".log-line") : null;
     var number = from ? lineNumber(from) : null;
     for (var i = 0; i < found.matches.length; i++) {
       var line = lineFor(found.matches[i]);
@@ -344,23 +278,24 @@
     return 0;
   }
 
+  function answerOf(response) {
+    if ((response.headers.get("Content-Type") || "").indexOf("json") < 0) {
+      return { ok: false, body: { detail: "The log could not be searched: log in again, then find again." } };
+    }
+    return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+  }
+
   function find(query, then) {
     unmark(view);
     found = { query: query, matches: [], count: 0, index: -1 };
     if (!query.trim()) { sayFound(""); return; }
     sayFound("Finding…");
     fetch(findForm.dataset.findUrl + "&q=" + encodeURIComponent(query), { headers: { Accept: "application/json" } })
-      .then(function (response) {
-        if ((response.headers.get("Content-Type") || "").indexOf("json") < 0) {
-          return { ok: false, body: { detail: "The log could not be searched: log in again, then find again." } };
-        }
-        return response.json().then(function (body) { return { ok: response.ok, body: body }; });
-      })
+      .then(answerOf)
       .then(function (answer) {
         if (!answer.ok) { sayFound(answer.body.detail || "The log could not be searched."); return; }
-        var body = answer.body;
-        found.count = body.count;
-        body.lines.forEach(function (line) {
+        found.count = answer.body.count;
+        answer.body.lines.forEach(function (line) {
           for (var k = 0; k < Math.min(line.hits, 100); k++) found.matches.push({ n: line.n, at: line.at, k: k });
         });
         markLines(Array.prototype.slice.call(view.querySelectorAll(".log-line")), query);
@@ -370,31 +305,22 @@
       .catch(function () { sayFound("The log could not be searched: this site did not answer."); });
   }
 
+  // Enter and Next go forward, Shift+Enter and Previous back; a new query is found first.
+  function findStep(step) {
+    if (findInput.value === found.query && found.matches.length) { stepMatch(step); return; }
+    find(findInput.value, function () { if (step > 0) showMatch(startingMatch()); else stepMatch(-1); });
+  }
   findForm.addEventListener("submit", function (event) {
     event.preventDefault();
-    var query = findInput.value;
-    if (query === found.query && found.matches.length) { stepMatch(1); return; }
-    find(query, function () { showMatch(startingMatch()); });
+    findStep(1);
   });
   findInput.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" || !event.shiftKey) return;
     event.preventDefault();
-    if (findInput.value === found.query && found.matches.length) stepMatch(-1);
-    else find(findInput.value, function () { stepMatch(-1); });
+    findStep(-1);
   });
-  document.getElementById("find-next").addEventListener("click", function () {
-    if (findInput.value !== found.query) find(findInput.value, function () { showMatch(startingMatch()); });
-    else stepMatch(1);
-  });
-  document.getElementById("find-prev").addEventListener("click", function () {
-    if (findInput.value !== found.query) find(findInput.value, function () { stepMatch(-1); });
-    else stepMatch(-1);
-  });
-
-  // --- a live log does not poll while its tab is hidden ------------------------------------------
-  document.body.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt.id === "log-live" && document.visibilityState === "hidden") event.preventDefault();
-  });
+  document.getElementById("find-next").addEventListener("click", function () { findStep(1); });
+  document.getElementById("find-prev").addEventListener("click", function () { findStep(-1); });
 
   document.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
   offerHttpToggle();
@@ -405,18 +331,15 @@
     if (match) scrollToLine(document.getElementById(match[1]));
   });
 
+  // --- lines that arrive: keep following the bottom, or keep the place when earlier ones come ----
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     var source = event.detail.elt;
     if (source.id === "log-live") followBottom = atBottom();
     if (source.closest && source.closest("#log-earlier")) keepFromBottom = view.scrollHeight - view.scrollTop;
   });
   document.body.addEventListener("htmx:afterSettle", function () {
-    joinStretches();
     numberFromStart();
     offerHttpToggle();
-    if (httpToggle.getAttribute("aria-pressed") === "true") {
-      lines.querySelectorAll("details.http-fold").forEach(function (fold) { fold.open = true; });
-    }
     if (keepFromBottom !== null) {
       view.scrollTop = view.scrollHeight - keepFromBottom;
       keepFromBottom = null;
@@ -433,46 +356,15 @@
       }), found.query);
     }
   });
-  document.body.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.elt.id === "log-live" && event.detail.successful) networkFailures = 0;
-  });
-
-  function pollFailed(event) {
-    var poller = event.detail.elt;
-    if (poller.id !== "log-live") return;
-    networkFailures += 1;
-    var replacement = document.createElement("div");
-    replacement.id = "log-live";
-    replacement.className = "log-live";
-    var note = document.createElement("p");
-    note.className = "banner warn";
-    note.setAttribute("role", "status");
-    if (networkFailures >= MAX_FAILURES) {
-      note.textContent = "Stopped following the log: this site did not answer " + networkFailures +
-        " times in a row. Reload the page to try again.";
-      document.getElementById("log-status").textContent = "stopped";
-    } else {
-      var seconds = Math.min(3 * Math.pow(2, networkFailures), 60);
-      note.textContent = "Could not reach this site for new lines; trying again in " + seconds + " s.";
-      replacement.setAttribute("hx-get", poller.getAttribute("hx-get"));
-      replacement.setAttribute("hx-trigger", "every " + seconds + "s");
-      replacement.setAttribute("hx-swap", "outerHTML");
-    }
-    replacement.appendChild(note);
-    poller.replaceWith(replacement);
-    if (window.htmx && replacement.hasAttribute("hx-get")) window.htmx.process(replacement);
-  }
-  document.body.addEventListener("htmx:sendError", pollFailed);
-  document.body.addEventListener("htmx:responseError", pollFailed);
 
   updateErrorCount();
   tameFolds();
   openAtTheRightPlace();
-  if (!rover) {
-    var lineStops = stops().filter(function (el) { return el.classList.contains("ln"); });
-    if (lineStops.length) setRover(lineStops[lineStops.length - 1]);
+  if (!rover.current()) {
+    var lineStops = rover.stops().filter(function (el) { return el.classList.contains("ln"); });
+    if (lineStops.length) rover.set(lineStops[lineStops.length - 1]);
   }
-  if (rover) view.setAttribute("tabindex", "-1"); // the current line is the body's one tab stop
+  if (rover.current()) view.setAttribute("tabindex", "-1"); // the current line is the body's one tab stop
   var opened = view.dataset.focus ? document.getElementById(view.dataset.focus) : null;
   if (opened && opened.classList.contains("log-error")) currentError = opened;
   if (view.dataset.find) {

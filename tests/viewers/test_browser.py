@@ -371,3 +371,45 @@ def test_the_alto_page_on_a_phone_ends_where_its_content_ends(page, site):
     assert page_height - content_end < 120, "nothing below the downloads may take space"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "alto-390.png"), full_page=True)
+
+
+def note_line(n: int) -> str:
+    return f"2026-12-02 10:01:{n:02d},000 INFO htrflow.wrapper: [V1] note {n}\n"
+
+
+def test_requests_read_later_join_the_row_of_the_stretch_they_continue(page, site, store, monkeypatch):
+    monkeypatch.setattr(log_viewer, "POLL_SECONDS", 1)
+    monkeypatch.setattr(log_viewer, "TAIL_BYTES", 1024)
+    monkeypatch.setattr(log_viewer, "EARLIER_BYTES", 1024)
+    key = site["base"] + ".txt"
+    store.put(key, "".join(http_line(n) if n % 2 else note_line(n) for n in range(1, 31)))
+    page.goto(log_page(site, live="1"))
+    rows = page.locator("details.http-fold")
+    expect(rows).to_have_count(1)
+    while page.locator("#log-earlier a").count():
+        shown = page.locator(".log-line").count()
+        page.click("#log-earlier a")
+        expect(page.locator(".log-line")).not_to_have_count(shown)
+        expect(rows).to_have_count(1)  # earlier requests take the row; the one shown goes
+    expect(rows.locator("summary")).to_have_text("15 HTTP requests · lines 1–29")
+    y = {n: page.locator(f"#L{n}").bounding_box()["y"] for n in (2, 30)}
+    assert rows.bounding_box()["y"] < y[2] < y[30], "the row is where the first request was"
+    store.append(key, http_line(31) + note_line(32))
+    page.locator("#L32").wait_for(state="attached", timeout=10_000)
+    expect(rows).to_have_count(1)
+    expect(rows.locator("summary")).to_have_text("16 HTTP requests · lines 1–31")
+
+
+def test_a_second_request_brings_a_row_before_the_lone_one_already_shown(page, site, store, monkeypatch):
+    monkeypatch.setattr(log_viewer, "POLL_SECONDS", 1)
+    key = site["base"] + ".txt"
+    store.put(key, note_line(1) + http_line(2) + note_line(3))
+    page.goto(log_page(site, live="1"))
+    expect(page.locator("#L2")).to_be_visible()
+    expect(page.locator("details.http-fold")).to_have_count(0)
+    store.append(key, http_line(4) + note_line(5))
+    page.locator("#L5").wait_for(state="attached", timeout=10_000)
+    row = page.locator("details.http-fold")
+    expect(row.locator("summary")).to_have_text("2 HTTP requests · lines 2–4")
+    expect(page.locator("#L2")).to_be_hidden()
+    assert page.locator("#L1").bounding_box()["y"] < row.bounding_box()["y"] < page.locator("#L3").bounding_box()["y"]

@@ -103,7 +103,7 @@ def test_live_polling_appends_and_stops_at_the_end(results_client, store, volume
     first = "2026-12-02 10:00:00,000 INFO htrflow.wrapper: starting\n"
     store.put(volume["base"] + ".txt", first)
     page = results_client.get("/log", {"log": volume["log"], "live": "1"}).content.decode()
-    assert 'hx-trigger="every 3s"' in page
+    assert 'hx-trigger="every 3s, poll-now"' in page
     second = "2026-12-02 10:00:05,000 INFO htrflow.wrapper: page 0001 ok\n"
     store.append(volume["base"] + ".txt", second)
     more = results_client.get("/log/more", {"log": volume["log"], "after": len(first), "line": 2})
@@ -209,7 +209,7 @@ def test_a_session_the_store_ended_sends_the_person_to_log_in_and_back(results_c
 def test_polling_backs_off_then_stops_with_a_sentence(results_client, volume, monkeypatch):
     failing_reader(monkeypatch, reader_module.Outcome.UNREACHABLE)
     first = results_client.get("/log/more", {"log": volume["log"], "after": 10})
-    assert first.status_code == 200 and 'hx-trigger="every 6s"' in first.content.decode()
+    assert first.status_code == 200 and 'hx-trigger="every 6s, poll-now"' in first.content.decode()
     assert "fails=1" in first.content.decode() and "Trying again in 6 s" in first.content.decode()
     last = results_client.get("/log/more", {"log": volume["log"], "after": 10, "fails": 4})
     assert last.status_code == 286 and "Stopped following the log" in last.content.decode()
@@ -273,7 +273,7 @@ def test_a_line_still_being_written_waits_for_its_end(results_client, store, vol
     store.put(volume["base"] + ".txt", "2026-12-02 10:00:00,000 INFO one\n2026-12-02 10:00:01,000 INFO tw")
     page = results_client.get("/log", {"log": volume["log"], "live": "1"}).content.decode()
     assert 'id="L1"' in page and 'id="L2"' not in page
-    assert "after=33" in page and 'hx-trigger="every 3s"' in page
+    assert "after=33" in page and 'hx-trigger="every 3s, poll-now"' in page
 
 
 def http_line(n: int) -> str:
@@ -339,7 +339,7 @@ def test_live_mode_waits_for_a_log_that_has_not_appeared_yet(results_client, sto
     for number in range(1, 12):
         poll = results_client.get("/log/more", {"log": address, "after": 0, "line": 1, "waits": number - 1})
         assert poll.status_code == 200, "waiting never gives up like an error does"
-        waits.append(int(re.search(r'hx-trigger="every (\d+)s"', poll.content.decode()).group(1)))
+        waits.append(int(re.search(r'hx-trigger="every (\d+)s, poll-now"', poll.content.decode()).group(1)))
         assert f"waits={number}" in poll.content.decode()
     assert waits == sorted(waits) and waits[0] < waits[-1] == log_viewer.WAIT_MAX_SECONDS
     store.put(key, "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] starting\n")
