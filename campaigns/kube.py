@@ -40,7 +40,7 @@ KUEUE_GROUP = "kueue.x-k8s.io"
 KUEUE_VERSIONS = ("v1beta2", "v1beta1")
 PAGE_SIZE = 500
 
-# Why the cluster could not be read, as the banner words it.
+# Why the cluster could not be read (campaigns.wording.banners words each for the banner).
 REFUSED, THROTTLED, UNREACHABLE, SLOW, BROKEN, NOT_CONNECTED = (
     "refused",
     "throttled",
@@ -77,27 +77,6 @@ class ListAnswer:
     items: list[dict]
     resource_version: str
     size: int = 0  # bytes the API sent for it
-
-
-_BANNER_OPENINGS = {
-    REFUSED: "The cluster has refused this site's reads since {at}",
-    THROTTLED: "The cluster has been turning this site's reads away as too many since {at}",
-    SLOW: "The cluster has been too slow to answer since {at}",
-    BROKEN: "The cluster has been answering with errors since {at}",
-}
-
-
-def stale_banner(since: datetime, now: datetime | None = None, cause: str = UNREACHABLE) -> str:
-    """'Could not reach the cluster since 14:02 UTC (3 min ago)…' for a page showing an older state."""
-    now = now or datetime.now(UTC)
-    minutes = max(0, int((now - since).total_seconds() // 60))
-    ago = "less than a minute ago" if minutes < 1 else f"{minutes} min ago"
-    at = f"{since.astimezone(UTC):%H:%M} UTC ({ago})"
-    opening = _BANNER_OPENINGS.get(cause, "Could not reach the cluster since {at}").format(at=at)
-    return (
-        f"{opening}. What you see is the last state read before then; "
-        "it will update by itself once the cluster answers."
-    )
 
 
 # --- the API client ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Data flows one way: ``kube.py`` reads the cluster into a :class:`Snapshot` of plain dicts (exactly as
 the Kubernetes API returns them in JSON, camelCase keys), ``projection.project`` turns a snapshot
-into :class:`Campaign` values, ``sentences`` words them, templates show them. Nothing here does I/O.
+into :class:`Campaign` values, ``wording`` words them, templates show them. Nothing here does I/O.
 """
 
 from __future__ import annotations

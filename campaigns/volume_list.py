@@ -104,7 +104,8 @@ class PartVolumes:
         volume = self.notable.get(position)
         if volume is not None:
             return volume
-        from campaigns import sentences
+        # Not at the top: campaigns.models imports this module, and the wording imports the models.
+        from campaigns.wording.volumes import volume_sentence
 
         has_line = self.lines.has(position)
         volume = Volume(
@@ -118,7 +119,7 @@ class PartVolumes:
             retry_limit=self.retry_limit,
             state=self.state_of(position),
         )
-        volume.sentence = sentences.volume_sentence(volume, self.namespace, held=self.held)
+        volume.sentence = volume_sentence(volume, self.namespace, held=self.held)
         return volume
 
 

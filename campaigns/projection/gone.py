@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from campaigns import sentences
 from campaigns.models import (
     FAILED,
     FINAL_PHASES,
@@ -30,6 +29,8 @@ from campaigns.projection.pipeline import fill_pipeline
 from campaigns.projection.readers import as_dict, as_int, as_str, created_time, earliest, get_path, labels_of, latest
 from campaigns.projection.records import failed_volumes_from_record, read_record_info, record_reason
 from campaigns.projection.volumes import VolumeLine, parse_volumes_txt
+from campaigns.wording.states import campaign_sentence
+from campaigns.wording.volumes import volume_sentence
 from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE, results_prefix
 
 RECORD_PHASE_TO_PHASE = {stored: phase for phase, stored in RECORD_PHASES.items()}
@@ -137,8 +138,8 @@ def project_gone(snapshot: Snapshot, index: SnapshotIndex, name: str, job_names:
     )
     fill_pipeline(campaign, index, None)
     for volume in volumes:
-        volume.sentence = sentences.volume_sentence(volume, snapshot.namespace)
-    campaign.sentence = sentences.campaign_sentence(campaign)
+        volume.sentence = volume_sentence(volume, snapshot.namespace)
+    campaign.sentence = campaign_sentence(campaign)
     return campaign
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from campaigns import sentences
 from campaigns.models import (
     FAILED,
     FINAL_PHASES,
@@ -55,6 +54,9 @@ from campaigns.projection.volumes import MAX_VOLUMES_PER_JOB, volume_state
 from campaigns.projection.warmup import project_warmup
 from campaigns.ranges import parse_ranges
 from campaigns.volume_list import PartVolumes, Volumes, volume_lines
+from campaigns.wording.queue import queue_sentence
+from campaigns.wording.states import campaign_sentence
+from campaigns.wording.volumes import volume_sentence
 from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE, LABEL_PRIORITY_CLASS, LABEL_QUEUE_NAME, results_prefix
 
 
@@ -203,7 +205,7 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
             campaign.queue_name = campaign.queue.queue_name or campaign.queue_name
             campaign.cluster_queue_name = campaign.queue.cluster_queue
             campaign.priority_class = campaign.queue.priority_class or campaign.priority_class
-            campaign.queue.sentence = sentences.queue_sentence(campaign.queue, snapshot.namespace, queue_part.name)
+            campaign.queue.sentence = queue_sentence(campaign.queue, snapshot.namespace, queue_part.name)
     else:
         workload = workload_for(index, first)
         if workload:
@@ -214,8 +216,8 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
     for part in parts:
         part.all_volumes.held = held
     for volume in notable:
-        volume.sentence = sentences.volume_sentence(volume, snapshot.namespace, held=held)
-    campaign.sentence = sentences.campaign_sentence(campaign)
+        volume.sentence = volume_sentence(volume, snapshot.namespace, held=held)
+    campaign.sentence = campaign_sentence(campaign)
     return campaign
 
 

@@ -7,7 +7,6 @@ after the warm-up completed).
 
 from __future__ import annotations
 
-from campaigns import sentences
 from campaigns.models import Campaign, Snapshot, VolumeReason, Warmup, bounded
 from campaigns.projection.index import SnapshotIndex
 from campaigns.projection.jobs import job_finished_at
@@ -23,6 +22,7 @@ from campaigns.projection.readers import (
     true_failure_condition,
 )
 from campaigns.projection.reasons import container_message, container_status, message_reason, reason_from_pod
+from campaigns.wording.warmup import warmup_sentence
 from core.contract import ANNOTATION_RECIPE_SHA
 
 
@@ -57,7 +57,7 @@ def project_warmup(
             warmup.message = warmup.reason.error if warmup.reason else ""
         if warmup.state == "succeeded" and campaign is not None:
             warmup.marker_missing = _marker_missing_after(job, campaign)
-    warmup.sentence = sentences.warmup_sentence(warmup, snapshot.namespace)
+    warmup.sentence = warmup_sentence(warmup, snapshot.namespace)
     return warmup
 
 
