@@ -186,6 +186,21 @@ def forget(access_key: str, secret_key: str) -> None:
     _proofs.forget(_key_of(access_key, secret_key))
 
 
+def sees_now(request, results_prefix: str, namespace: str = "") -> bool:
+    """Whether the request's account was last proved to read ``results_prefix`` (no store call): the
+    proof this process holds, else the login's proof of the whole namespace. For pages outside the
+    campaign views (the viewers' breadcrumbs), which must not name a campaign the person may not see."""
+    current = getattr(request, "results_session", None)
+    if current is None:
+        return False
+    if settings.HTRFLOW_CARDS_FOR == "store-accounts":
+        return True
+    known = _proofs.get(_key_of(current.access_key, current.secret_key))
+    if known is not None and known.known:
+        return known.sees(results_prefix, namespace)
+    return current.reads_namespace is True and results_prefix.startswith(_namespace_prefix())
+
+
 def access_of(request, results: Callable[..., Results]) -> Access:
     """What the request's account may see now. ``results(with_samples)`` tells what the reading knows of
     the campaigns' results (see ``Results``); the samples are asked for only when a proof is made."""

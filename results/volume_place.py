@@ -24,6 +24,7 @@ from core.contract import (
     volume_of_key,
     volume_prefix,
 )
+from results import access
 
 
 @dataclass
@@ -65,10 +66,15 @@ def place_of_key(key: str) -> VolumePlace | None:
     return VolumePlace(*found) if found is not None else None
 
 
-def find_place(key: str) -> VolumePlace | None:
-    """``place_of_key`` with the campaign that ran the volume, read from the cluster snapshot."""
+def find_place(key: str, request) -> VolumePlace | None:
+    """``place_of_key`` with the campaign that ran the volume, read from the cluster snapshot, when the
+    person may see that campaign (``results.access.sees_now``): a viewer must not name the campaign,
+    Job or index of a volume whose results the person may not read, even on a page that says the file
+    is not there (S3 says "no such key" to an account that may only list)."""
     place = place_of_key(key)
     if place is None or place.namespace not in settings.HTRFLOW_NAMESPACES:
+        return place
+    if not access.sees_now(request, f"{place.namespace}/{place.pipeline}/", place.namespace):
         return place
     from campaigns import kube
 

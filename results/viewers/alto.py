@@ -65,7 +65,7 @@ def alto_view(request, target: Target):
         blob, page, parse_problem = None, None, _missing_page_sentence(location)
     image = page_image(reader, base, key, location) if location else {"problem": ""}
     query = request.GET.get("q", "")[:200]
-    place = find_place(key)
+    place = find_place(key, request)
     context = {
         "address": address,
         "key": key,

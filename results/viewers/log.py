@@ -243,7 +243,7 @@ def log_view(request, target: Target):
     manifest_address = request.GET.get("manifest", "")
     part = Part.of(request)
     summary = manifest_summary(request, target.reader, target.base, manifest_address) if manifest_address else None
-    base_context = {**_log_context(target, manifest_address, summary, query), "live": live}
+    base_context = {**_log_context(request, target, manifest_address, summary, query), "live": live}
     try:
         if query.strip():
             return _log_search_page(request, target, base_context)
@@ -325,11 +325,11 @@ def _alto_base(base: ResultsBase, key: str) -> str:
     return base.url_for_key(f"{place.prefix}/alto/") if place else ""
 
 
-def _log_context(target: Target, manifest_address: str, summary, query: str) -> dict:
+def _log_context(request, target: Target, manifest_address: str, summary, query: str) -> dict:
     volume = (summary or {}).get("volume") or target.key.rsplit("/", 1)[-1].removesuffix(".txt")
     address = target.address
     return {
-        "place": find_place(target.key),
+        "place": find_place(target.key, request),
         "alto_base": _alto_base(target.base, target.key),
         "find_url": viewer_link("/log/find", log=address),
         "address": address,
