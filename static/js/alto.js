@@ -7,17 +7,11 @@
   if (strip) {
     var current = strip.querySelector("a.current");
     if (current) current.scrollIntoView({ block: "nearest", inline: "center" });
-    strip.addEventListener("keydown", function (event) {
-      var links = Array.prototype.slice.call(strip.querySelectorAll("a.thumb"));
-      var at = links.indexOf(event.target);
-      var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
-      var next = event.key === "Home" ? 0 : event.key === "End" ? links.length - 1 : step ? at + step : null;
-      if (at < 0 || next === null || next < 0 || next >= links.length) return;
-      event.preventDefault();
-      links[at].setAttribute("tabindex", "-1");
-      links[next].setAttribute("tabindex", "0");
-      links[next].focus();
-      links[next].scrollIntoView({ block: "nearest", inline: "nearest" });
+    window.htrRover(strip, "a.thumb", {
+      step: function (key, at, count) {
+        return { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: count - 1 }[key];
+      },
+      moved: function (link) { link.scrollIntoView({ block: "nearest", inline: "nearest" }); },
     });
   }
 
@@ -156,54 +150,32 @@
     history.replaceState(null, "", "#L" + n);
   });
 
-  function visibleItems() {
-    return Array.prototype.filter.call(textPane.querySelectorAll(".alto-line"), function (el) {
-      return el.offsetParent !== null;
-    });
-  }
-  textPane.addEventListener("keydown", function (event) {
-    var item = event.target.closest(".alto-line");
-    if (!item) return;
-    var step = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 }[event.key];
-    if (event.key === "Enter") { showPolygon(item.dataset.line); history.replaceState(null, "", "#L" + item.dataset.line); return; }
-    if (!step) return;
-    event.preventDefault();
-    var items = visibleItems();
-    var next = items[items.indexOf(item) + step];
-    if (next) { roveTo(next); next.focus({ preventScroll: true }); showLine(next.dataset.line); }
-  });
-
   // The text lines are one tab stop: the line last visited; the arrow keys (or j and k) move it.
-  function roveTo(item) {
-    textPane.querySelectorAll(".alto-line[tabindex='0']").forEach(function (el) { el.setAttribute("tabindex", "-1"); });
-    item.setAttribute("tabindex", "0");
-  }
-  textPane.addEventListener("focusin", function (event) {
-    var item = event.target.closest(".alto-line");
-    if (item) roveTo(item);
+  var lines = window.htrRover(textPane, ".alto-line", {
+    clamp: true,
+    step: function (key, at, count) {
+      return { ArrowDown: at + 1, j: at + 1, ArrowUp: at - 1, k: at - 1, Home: 0, End: count - 1 }[key];
+    },
+    moved: function (item) { showLine(item.dataset.line); },
   });
   textPane.addEventListener("keydown", function (event) {
-    if (event.key !== "Home" && event.key !== "End") return;
-    var items = visibleItems();
-    if (!items.length || !event.target.closest(".alto-line")) return;
-    event.preventDefault();
-    var item = event.key === "Home" ? items[0] : items[items.length - 1];
-    roveTo(item);
-    item.focus({ preventScroll: true });
-    showLine(item.dataset.line);
+    var item = event.target.closest(".alto-line");
+    if (!item || event.key !== "Enter") return;
+    showPolygon(item.dataset.line);
+    history.replaceState(null, "", "#L" + item.dataset.line);
   });
 
   document.getElementById("alto-low-only").addEventListener("change", function (event) {
     viewer.classList.toggle("low-only", event.target.checked);
-    var stop = textPane.querySelector(".alto-line[tabindex='0']");
-    var items = visibleItems();
-    if ((!stop || stop.offsetParent === null) && items.length) roveTo(items[0]);
+    var stop = lines.current();
+    var items = lines.stops();
+    if ((!stop || stop.offsetParent === null) && items.length) lines.set(items[0]);
   });
 
   applyZoom(false);
   var wanted = /^#L(\d+)$/.exec(window.location.hash);
   if (wanted && lineItem(wanted[1])) {
-    roveTo(lineItem(wanted[1]));
+    lines.set(lineItem(wanted[1]));
     activate(wanted[1]);
     lineItem(wanted[1]).focus({ preventScroll: true });
     showLine(wanted[1]);
