@@ -11,8 +11,6 @@ import pytest
 from playwright.sync_api import expect
 
 from devstack.content import alto_xml, iiif_json, page_layout
-from results.addresses import SITE_OWN_RESULTS
-from results.viewers.iiif import thumbnails
 from tests.fixtures.session import browser_login
 
 
@@ -147,23 +145,3 @@ def test_the_text_lines_and_the_page_strip_are_one_tab_stop_each(page, in_browse
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"0003\.xml"))
     expect(page.locator("#alto-parse-problem")).to_contain_text("Page 3 has no ALTO file")
-
-
-def test_a_canvas_without_an_image_service_gives_its_own_thumbnail_or_its_image():
-    def canvas(body, **extra):
-        return {"items": [{"items": [{"body": body}]}], **extra}
-
-    canvases = [
-        canvas({"id": "https://img.example/1.jpg"}, thumbnail=[{"id": "https://img.example/1-small.jpg"}]),
-        canvas({"id": "https://img.example/2.jpg"}),
-        canvas({"id": "https://img.example/3.jpg", "service": [{"id": "https://iiif.example/3/"}]}),
-        "not a canvas",
-    ]
-    strip = thumbnails(canvases, SITE_OWN_RESULTS, "htr-batch/p/V1", 4)
-    assert [t["picture"] for t in strip] == [
-        "https://img.example/1-small.jpg",
-        "https://img.example/2.jpg",
-        "https://iiif.example/3/full/,96/0/default.jpg",
-        "",
-    ]
-    assert strip[3]["url"] == "/alto?src=%2Fresults%2Fhtr-batch%2Fp%2FV1%2Falto%2F0004.xml"

@@ -8,7 +8,6 @@ import pytest
 from devstack.content import alto_variant, big_run_log, page_layout
 from results import reader as reader_module
 from results.viewers import alto as alto_viewer
-from results.viewers import iiif
 from results.viewers import log as log_viewer
 from tests.fixtures.session import login_as
 
@@ -235,38 +234,6 @@ def test_search_within_a_page_marks_and_counts(results_client, volume):
     word = page_layout("V1", 1).lines[1].words[0].text
     page = results_client.get("/alto", {"src": volume["alto"], "q": word}).content.decode()
     assert f"<mark>{word}</mark>" in page and re.search(r"\d+ match", page)
-
-
-def canvas(body, width=1000):
-    return {"width": width, "height": 1400, "items": [{"items": [{"body": body}]}]}
-
-
-@pytest.mark.parametrize(
-    "body, expected",
-    [
-        (
-            {"id": "https://img/x.jpg", "service": [{"id": "https://img/iiif/1", "type": "ImageService3"}]},
-            "https://img/iiif/1/full/1000,/0/default.jpg",
-        ),
-        (
-            {"id": "https://img/x.jpg", "service": {"@id": "https://img/iiif2/1/", "@type": "ImageService2"}},
-            "https://img/iiif2/1/full/1000,/0/default.jpg",
-        ),
-        ({"id": "https://img/x.jpg"}, "https://img/x.jpg"),
-        ({"type": "Choice", "items": [{"id": "https://img/a.jpg"}, {"id": "https://img/b.jpg"}]}, "https://img/a.jpg"),
-        ({"id": "javascript:alert(1)"}, ""),
-        ({"id": "data:image/png;base64,AAAA"}, ""),
-        ({"id": "https://img/x.jpg", "service": [{"id": "javascript:alert(1)"}]}, "https://img/x.jpg"),
-        ("not a body", ""),
-    ],
-)
-def test_the_page_image_comes_from_the_canvas_service_or_its_image(body, expected):
-    assert iiif.image_of(canvas(body))[0] == expected
-
-
-def test_large_canvases_ask_the_image_service_for_a_bounded_width():
-    url = iiif.image_of(canvas({"service": [{"id": "https://img/s"}]}, width=9000))[0]
-    assert url == f"https://img/s/full/{iiif.IMAGE_WIDTH},/0/default.jpg"
 
 
 def test_a_line_still_being_written_waits_for_its_end(results_client, store, volume):
