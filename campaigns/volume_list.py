@@ -51,10 +51,15 @@ class VolumeLines:
         return bounded(read.source, 4000) if read is not None else ""
 
 
-@lru_cache(maxsize=1024)
 def volume_lines(text: Any, limit: int) -> VolumeLines:
-    """Parsed once per distinct text (a campaign's list never changes while its Job lives)."""
-    return VolumeLines(text if isinstance(text, str) else "", limit)
+    """Parsed once per distinct text (a campaign's list never changes while its Job lives); anything
+    but a string (a mangled record) holds no lines."""
+    return _volume_lines(text if isinstance(text, str) else "", limit)
+
+
+@lru_cache(maxsize=1024)
+def _volume_lines(text: str, limit: int) -> VolumeLines:
+    return VolumeLines(text, limit)
 
 
 class PartVolumes:
