@@ -668,22 +668,18 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
 # --- rendering -------------------------------------------------------------------------------
 
 
-def volumes_txt(campaign: Campaign) -> str:
-    return "".join(f"{v.id}\t{v.source}\n" for v in campaign.volumes)
-
-
 def campaign_objects(campaign: Campaign, where: s.Where) -> list[dict]:
     """Everything the cluster holds for a campaign, in its current state."""
-    objects = [k.campaign_record(campaign, volumes_txt(campaign))]
+    objects = [k.campaign_record_of(campaign)]
     if campaign.status_phase:
         objects.append(
-            k.status_record(campaign, campaign.status_phase, where.results_url, campaign.failed_volumes_record)
+            k.status_record_of(campaign, campaign.status_phase, where.results_url, campaign.failed_volumes_record)
         )
     if campaign.job_gone:
         return objects
-    objects.append(k.campaign_job(campaign, where.results_url))
+    objects.append(k.campaign_job_of(campaign, where.results_url))
     if campaign.workload_state:
-        objects.append(k.workload(campaign))
+        objects.append(k.workload_of(campaign))
     objects.extend(pod for volume in campaign.volumes for pod in volume.pods)
     return objects
 
@@ -692,16 +688,19 @@ def queue_objects(campaigns, created: datetime) -> list[dict]:
     gpus = sum(c.gpus for c in campaigns if c.holds_quota)
     admitted = sum(1 for c in campaigns if c.holds_quota)
     pending = sum(1 for c in campaigns if c.workload_state in ("waiting", "never_fits") and not c.job_gone)
-    return [k.cluster_queue(created, gpus, pending, admitted), k.local_queue(created, pending, admitted)]
+    return [
+        k.cluster_queue_of(created, gpus, pending, admitted),
+        k.local_queue(created=created, pending=pending, admitted=admitted),
+    ]
 
 
 def _events(campaign: Campaign) -> list[dict]:
     if campaign.job_gone:
         return []
-    job = k.campaign_job(campaign, "")
+    job = k.campaign_job_of(campaign, "")
     events = []
     if campaign.workload_state:
-        workload = k.workload(campaign)
+        workload = k.workload_of(campaign)
         name = campaign.workload_name
         events.append(
             k.event(
@@ -790,9 +789,9 @@ def _cluster_objects(now: datetime, pipelines: dict[str, Pipeline]) -> tuple[lis
     for pipeline in pipelines.values():
         created = when[pipeline.id]
         finished = created + timedelta(minutes=1, seconds=24) if pipeline.warmup != "running" else None
-        objects.append(k.pipeline_configmap(pipeline, created - timedelta(seconds=1)))
-        job = k.warmup_job(pipeline, created, pipeline.warmup, finished)
-        pod = k.warmup_pod(pipeline, created, pipeline.warmup, finished, pipeline.warmup_error)
+        objects.append(k.pipeline_configmap_of(pipeline, created - timedelta(seconds=1)))
+        job = k.warmup_job_of(pipeline, created, pipeline.warmup, finished)
+        pod = k.warmup_pod_of(pipeline, created, pipeline.warmup, finished, pipeline.warmup_error)
         objects += [job, pod]
         if pipeline.warmup == "failed":
             message = job["status"]["conditions"][-1]["message"]

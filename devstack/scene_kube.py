@@ -1,29 +1,61 @@
-"""Kubernetes object shapes for the demo scene: Jobs, pods, Workloads, queues, records and events.
+"""Kubernetes objects as a cluster holds them for the batch HTR system: the one object factory.
 
-Every function here is pure: it turns a campaign model (see ``scene_model``) into the dicts a
-real cluster would return, with the label keys, names and fields the contracts name. The shapes
-follow what ``kubectl get -o yaml`` shows for the converter's objects, abridged where the
-browser never looks.
+Every function here is pure. Builders take the values a caller varies (names, uids, states, times
+as datetimes or Kubernetes time strings) and fill in the rest as ``kubectl get -o yaml`` shows the
+converter's objects, abridged where the browser never looks, with the label and annotation keys of
+``core.contract``. Defaults are the sample namespace's (an hour into the parish campaign, see
+``kube_samples``), so a test names only what it varies.
+
+The demo scene renders its model (``scene_model``) through the ``*_of`` adapters at the end; the
+tests and benchmarks call the builders, and ``kube_samples`` holds the named samples.
 """
 
+from __future__ import annotations
+
+import copy
 import hashlib
 import json
 import uuid
 from datetime import UTC, datetime
+
+from core.contract import (
+    ANNOTATION_APPLIED_AT,
+    ANNOTATION_APPLIED_BY,
+    ANNOTATION_COMMIT,
+    ANNOTATION_IMAGE_DIGEST,
+    ANNOTATION_INDEX_FAILURE_COUNT,
+    ANNOTATION_JOB_UID,
+    ANNOTATION_PIPELINE_SHA,
+    ANNOTATION_RECIPE_SHA,
+    ANNOTATION_WRITTEN_BY,
+    KUEUE_PREFIX,
+    LABEL_CAMPAIGN,
+    LABEL_COMPLETION_INDEX,
+    LABEL_JOB_NAME,
+    LABEL_KIND,
+    LABEL_MANAGED_BY,
+    LABEL_PIPELINE,
+    LABEL_PREFIX,
+    LABEL_PRIORITY_CLASS,
+    LABEL_QUEUE_NAME,
+    LABEL_WORKLOAD_JOB_UID,
+    format_volumes_txt,
+)
 
 NAMESPACE = "htr-batch"
 QUEUE = "htr-batch"
 CLUSTER_QUEUE = "htr-batch-cq"
 GPU_FLAVOR = "gpu-a100"
 CPU_FLAVOR = "default-flavor"
+DEFAULT_FLAVOR = "default-flavor"
 GPU_QUOTA = 10
 CPU_QUOTA = 64
 MEMORY_QUOTA_GI = 256
 CPU_PER_POD = 4
 MEMORY_PER_POD_GI = 8
 
-H = "htrflow.riksarkivet.se/"
-KUEUE = "kueue.x-k8s.io/"
+H = LABEL_PREFIX
+KUEUE = KUEUE_PREFIX
 PRIORITY_CLASSES = {"htr-interactive": 1000, "htr-bulk": 0, "htr-idle": -10}
 WRAPPER_IMAGE = (
     "registry.example.se/htr/htrflow-batch@sha256:3c1f0a9b7e2d4c6a8b0f1e3d5c7a9b1d2e4f6a8c0b2d4e6f8a1c3e5b7d9f0a2c"
@@ -34,9 +66,47 @@ BACKOFF_LIMIT_PER_INDEX = 3
 DEMO_RESULTS_SECRET = "htr-batch-s3"
 DATA_PVC = "htr-model-cache"
 
+# --- the sample namespace: the builders' defaults -------------------------------------------
 
-def iso(moment: datetime) -> str:
-    """Kubernetes time format: UTC with a Z, whole seconds."""
+PIPELINE = "swe-lines-v2"
+PIPELINE_V3 = "swe-lines-v3"
+RECIPE_V2 = "c9d92b23fbb8ca448ab9c8cf83ccaf1ff7b3ca76f3cbf926b8ed38508641d1e1"
+RECIPE_V3 = "cddf3d3e3ee8ef24f94f1304f8b36aa0ad768d75dba2bc0d0eff652a8aab0f17"
+PIPELINE_SHA_V2 = "00657074f93b1db22ef51d52745d9ff88dc8181ee631677a561d75ad5531638b"
+RESULTS_URL = "https://htr.arkiv.example.se/results"
+RUNNING_UID = "6f3c2b9e-8d41-4a57-b0e2-1c9a7d5e3f80"  # parish-records-1870
+SAMPLE_COMMIT = "4f2a9c81d03b6e7f5a1c2d3e4f5061728394a5b6"
+PARISH_VOLUMES = [
+    ("C0074512", "https://iiif.arkiv.example.se/arkis!C0074512/manifest"),
+    ("C0074513", "https://iiif.arkiv.example.se/arkis!C0074513/manifest"),
+    ("C0074514", "https://iiif.arkiv.example.se/arkis!C0074514/manifest"),
+    ("C0074515", "https://iiif.arkiv.example.se/arkis!C0074515/manifest"),
+    ("bouppteckning-1871", "https://iiif.example.se/manifests/bouppteckning-1871/manifest.json"),
+    ("C0074516", "https://iiif.arkiv.example.se/arkis!C0074516/manifest"),
+    ("C0074517", "https://iiif.arkiv.example.se/arkis!C0074517/manifest"),
+    ("C0074518", "https://iiif.arkiv.example.se/arkis!C0074518/manifest"),
+    ("C0074519", "https://iiif.arkiv.example.se/arkis!C0074519/manifest"),
+    ("C0074520", "https://iiif.arkiv.example.se/arkis!C0074520/manifest"),
+    (
+        "loose-scans-0042",
+        "images:https://images.example.se/scans/0042/p001.jpg https://images.example.se/scans/0042/p002.jpg "
+        "https://images.example.se/scans/0042/p003.jpg",
+    ),
+    ("C0074521", "https://iiif.arkiv.example.se/arkis!C0074521/manifest"),
+]
+JOB_CREATED = "2026-09-24T07:58:09Z"
+RECORD_CREATED = "2026-09-24T07:58:08Z"
+POD_CREATED = "2026-09-24T07:58:15Z"
+CONDITION_AT = "2026-09-24T07:58:14Z"
+WARMUP_CREATED = "2026-09-24T06:10:41Z"
+WARMUP_FINISHED = "2026-09-24T06:12:05Z"
+QUEUES_CREATED = "2026-07-26T09:00:00Z"
+
+
+def iso(moment: datetime | str) -> str:
+    """Kubernetes time format: UTC with a Z, whole seconds (a string is taken as already so)."""
+    if isinstance(moment, str):
+        return moment
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -79,8 +149,8 @@ def index_ranges(indexes) -> str:
     return ",".join(parts)
 
 
-def cache_dir(pipeline) -> str:
-    return f"{pipeline.id}-{pipeline.recipe_sha256}"
+def cache_dir(pipeline_id: str, recipe_sha256: str) -> str:
+    return f"{pipeline_id}-{recipe_sha256}"
 
 
 def warmup_marker(pipeline_id: str) -> str:
@@ -92,6 +162,47 @@ def warmup_wait_message(pipeline_id: str) -> str:
         f"no warm-up marker at {warmup_marker(pipeline_id)} after {WARMUP_WAIT_SECONDS}s: "
         "the pipeline's warm-up Job has not finished\n"
     )
+
+
+def wrapper_message(stage: str, permanent: bool, error: str) -> str:
+    """The wrapper's termination message, as json.dumps writes it."""
+    return json.dumps({"stage": stage, "permanent": permanent, "error": error})
+
+
+def cond(
+    kind: str,
+    status: str = "True",
+    reason: str = "",
+    message: str = "",
+    at: datetime | str = CONDITION_AT,
+    probe: bool = True,
+) -> dict:
+    """A condition of a Job, Workload, queue or pod; ``probe`` adds ``lastProbeTime`` (Jobs have it)."""
+    condition = {"type": kind, "status": status, "reason": reason, "message": message}
+    if probe:
+        condition["lastProbeTime"] = iso(at)
+    condition["lastTransitionTime"] = iso(at)
+    return condition
+
+
+def _controller_labels(job_name: str, job_uid: str) -> dict:
+    return {
+        "batch.kubernetes.io/controller-uid": job_uid,
+        LABEL_JOB_NAME: job_name,
+        "controller-uid": job_uid,
+        "job-name": job_name,
+    }
+
+
+def _owner(api_version: str, kind: str, name: str, uid: str) -> dict:
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "name": name,
+        "uid": uid,
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
 
 
 # --- cluster-wide queue objects --------------------------------------------------------------
@@ -115,14 +226,16 @@ def priority_class(name: str, value: int, now: datetime) -> dict:
     }
 
 
-def local_queue(created: datetime, pending: int, admitted: int) -> dict:
+def local_queue(
+    name: str = QUEUE, *, created: datetime | str = QUEUES_CREATED, pending: int = 0, admitted: int = 0
+) -> dict:
     return {
         "apiVersion": "kueue.x-k8s.io/v1beta2",
         "kind": "LocalQueue",
         "metadata": {
-            "name": QUEUE,
+            "name": name,
             "namespace": NAMESPACE,
-            "uid": stable_uid("lq", QUEUE),
+            "uid": stable_uid("lq", name),
             "creationTimestamp": iso(created),
             "labels": {"app.kubernetes.io/name": "htrflow-batch"},
         },
@@ -131,32 +244,48 @@ def local_queue(created: datetime, pending: int, admitted: int) -> dict:
             "pendingWorkloads": pending,
             "reservingWorkloads": admitted,
             "admittedWorkloads": admitted,
-            "conditions": [_condition("Active", "True", "Ready", "Can submit new workloads to localQueue", created)],
+            "conditions": [
+                cond("Active", "True", "Ready", "Can submit new workloads to localQueue", created, probe=False)
+            ],
         },
     }
 
 
-def _quantity(resource: str, amount: int) -> str:
-    return f"{amount}Gi" if resource == "memory" else str(amount)
+def cluster_queue(
+    cpu: str = "16",
+    memory: str = "32Gi",
+    gpu: str = "4",
+    active: bool = True,
+    used: tuple[str, str, str] = ("16", "32Gi", "4"),
+    *,
+    cpu_flavor: str = DEFAULT_FLAVOR,
+    gpu_flavor: str = DEFAULT_FLAVOR,
+    pending: int = 1,
+    admitted: int = 1,
+    created: datetime | str = QUEUES_CREATED,
+) -> dict:
+    """The ClusterQueue with nominal quota and usage (usage counts requests of admitted workloads).
 
-
-def cluster_queue(created: datetime, gpus_used: int, pending: int, admitted: int) -> dict:
-    """The ClusterQueue with quota and usage; usage counts requests of admitted workloads."""
-    cpu_used = gpus_used * CPU_PER_POD
-    memory_used = gpus_used * MEMORY_PER_POD_GI
+    One resource group when GPUs share the CPU flavor, else one for CPU and memory and one for GPUs.
+    """
+    cpu_resources = [("cpu", cpu, used[0]), ("memory", memory, used[1])]
+    gpu_resources = [("nvidia.com/gpu", gpu, used[2])]
+    if cpu_flavor == gpu_flavor:
+        groups = [(cpu_flavor, cpu_resources + gpu_resources)]
+    else:
+        groups = [(cpu_flavor, cpu_resources), (gpu_flavor, gpu_resources)]
 
     def usage():
         return [
-            {
-                "name": CPU_FLAVOR,
-                "resources": [
-                    {"name": "cpu", "total": _quantity("cpu", cpu_used), "borrowed": "0"},
-                    {"name": "memory", "total": _quantity("memory", memory_used), "borrowed": "0"},
-                ],
-            },
-            {"name": GPU_FLAVOR, "resources": [{"name": "nvidia.com/gpu", "total": str(gpus_used), "borrowed": "0"}]},
+            {"name": flavor, "resources": [{"name": r, "total": total, "borrowed": "0"} for r, _q, total in resources]}
+            for flavor, resources in groups
         ]
 
+    if active:
+        condition = cond("Active", "True", "Ready", "Can admit new workloads", created, probe=False)
+    else:
+        message = "Can't admit new workloads: FlavorNotFound"
+        condition = cond("Active", "False", "FlavorNotFound", message, created, probe=False)
     return {
         "apiVersion": "kueue.x-k8s.io/v1beta2",
         "kind": "ClusterQueue",
@@ -167,23 +296,12 @@ def cluster_queue(created: datetime, gpus_used: int, pending: int, admitted: int
             "preemption": {"withinClusterQueue": "Never", "reclaimWithinCohort": "Never"},
             "resourceGroups": [
                 {
-                    "coveredResources": ["cpu", "memory"],
+                    "coveredResources": [r for r, _q, _t in resources],
                     "flavors": [
-                        {
-                            "name": CPU_FLAVOR,
-                            "resources": [
-                                {"name": "cpu", "nominalQuota": str(CPU_QUOTA)},
-                                {"name": "memory", "nominalQuota": f"{MEMORY_QUOTA_GI}Gi"},
-                            ],
-                        }
+                        {"name": flavor, "resources": [{"name": r, "nominalQuota": q} for r, q, _t in resources]}
                     ],
-                },
-                {
-                    "coveredResources": ["nvidia.com/gpu"],
-                    "flavors": [
-                        {"name": GPU_FLAVOR, "resources": [{"name": "nvidia.com/gpu", "nominalQuota": str(GPU_QUOTA)}]}
-                    ],
-                },
+                }
+                for flavor, resources in groups
             ],
         },
         "status": {
@@ -192,85 +310,66 @@ def cluster_queue(created: datetime, gpus_used: int, pending: int, admitted: int
             "pendingWorkloads": pending,
             "reservingWorkloads": admitted,
             "admittedWorkloads": admitted,
-            "conditions": [_condition("Active", "True", "Ready", "Can admit new workloads", created)],
+            "conditions": [condition],
         },
     }
-
-
-def _condition(kind, status, reason, message, when, probe=False):
-    condition = {
-        "type": kind,
-        "status": status,
-        "reason": reason,
-        "message": message,
-        "lastTransitionTime": iso(when),
-    }
-    if probe:
-        condition["lastProbeTime"] = iso(when)
-    return condition
 
 
 # --- pipelines and warm-ups ------------------------------------------------------------------
 
 
-def pipeline_configmap(pipeline, created: datetime) -> dict:
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {
-            "name": f"htr-pipeline-{pipeline.id}",
-            "namespace": NAMESPACE,
-            "uid": stable_uid("pipeline", pipeline.id),
-            "creationTimestamp": iso(created),
-            "labels": {H + "managed-by": "converter", H + "pipeline": pipeline.id},
-            "annotations": {H + "pipeline-sha256": pipeline.sha256, "argocd.argoproj.io/hook": "Skip"},
-        },
-        "data": {"pipeline.yaml": pipeline.yaml},
+def pipeline_configmap(
+    pipeline: str, text: str, *, sha256: str | None = None, created: datetime | str | None = None
+) -> dict:
+    """ConfigMap ``htr-pipeline-<id>``; its sha256 annotation is the text's unless given."""
+    metadata = {"name": f"htr-pipeline-{pipeline}", "namespace": NAMESPACE, "uid": stable_uid("pipeline", pipeline)}
+    if created is not None:
+        metadata["creationTimestamp"] = iso(created)
+    metadata["labels"] = {H + "managed-by": "converter", LABEL_PIPELINE: pipeline}
+    metadata["annotations"] = {
+        ANNOTATION_PIPELINE_SHA: sha256 or hashlib.sha256(text.encode()).hexdigest(),
+        "argocd.argoproj.io/hook": "Skip",
     }
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, "data": {"pipeline.yaml": text}}
 
 
-def warmup_job(pipeline, created: datetime, state: str, finished: datetime | None) -> dict:
-    """The pipeline's warm-up Job in ``state`` complete, failed or running."""
-    name = f"htr-warmup-{pipeline.id}"
-    uid = stable_uid("warmup", pipeline.id)
-    labels = {"app": "htrflow-warmup", H + "managed-by": "converter", H + "pipeline": pipeline.id}
-    status = {"startTime": iso(created), "ready": 0, "terminating": 0, "uncountedTerminatedPods": {}}
-    if state == "complete":
+def warmup_job(
+    pipeline: str,
+    *,
+    state: str = "succeeded",
+    recipe: str = RECIPE_V2,
+    created: datetime | str = WARMUP_CREATED,
+    finished: datetime | str | None = WARMUP_FINISHED,
+    pod_suffix: str | None = None,
+) -> dict:
+    """The pipeline's warm-up Job: ``state`` succeeded, failed, running, or pending (nothing yet)."""
+    name = f"htr-warmup-{pipeline}"
+    uid = stable_uid("warmup", pipeline)
+    labels = {"app": "htrflow-warmup", LABEL_MANAGED_BY: "converter", LABEL_PIPELINE: pipeline}
+    status: dict = {"startTime": iso(created), "ready": 0, "terminating": 0, "uncountedTerminatedPods": {}}
+    if state == "succeeded":
+        message = "Reached expected number of succeeded pods"
         status.update(
             succeeded=1,
             completionTime=iso(finished),
             conditions=[
-                _condition(
-                    "SuccessCriteriaMet",
-                    "True",
-                    "CompletionsReached",
-                    "Reached expected number of succeeded pods",
-                    finished,
-                    True,
-                ),
-                _condition(
-                    "Complete",
-                    "True",
-                    "CompletionsReached",
-                    "Reached expected number of succeeded pods",
-                    finished,
-                    True,
-                ),
+                cond("SuccessCriteriaMet", "True", "CompletionsReached", message, finished),
+                cond("Complete", "True", "CompletionsReached", message, finished),
             ],
         )
     elif state == "failed":
-        pod = f"{name}-{stable_suffix(name, 'pod')}"
+        pod = f"{name}-{pod_suffix or stable_suffix(name, 'pod')}"
         message = (
             f"Container warmup for pod {NAMESPACE}/{pod} failed with exit code 13 matching FailJob rule at index 1"
         )
         status.update(
             failed=1,
             conditions=[
-                _condition("FailureTarget", "True", "PodFailurePolicy", message, finished, True),
-                _condition("Failed", "True", "PodFailurePolicy", message, finished, True),
+                cond("FailureTarget", "True", "PodFailurePolicy", message, finished),
+                cond("Failed", "True", "PodFailurePolicy", message, finished),
             ],
         )
-    else:
+    elif state == "running":
         status.update(active=1, ready=1)
     return {
         "apiVersion": "batch/v1",
@@ -302,7 +401,7 @@ def warmup_job(pipeline, created: datetime, state: str, finished: datetime | Non
             "template": {
                 "metadata": {
                     "labels": {**_controller_labels(name, uid), "app": "htrflow-warmup"},
-                    "annotations": {H + "recipe-sha256": pipeline.recipe_sha256},
+                    "annotations": {ANNOTATION_RECIPE_SHA: recipe},
                 },
                 "spec": {
                     "restartPolicy": "Never",
@@ -319,12 +418,12 @@ def warmup_job(pipeline, created: datetime, state: str, finished: datetime | Non
                             ],
                             "env": [
                                 {"name": "PIPELINE_PATH", "value": "/config/pipeline.yaml"},
-                                {"name": "PIPELINE_ID", "value": pipeline.id},
+                                {"name": "PIPELINE_ID", "value": pipeline},
                                 {"name": "HF_HOME", "value": "/data/hf"},
                             ],
                             "volumeMounts": [
                                 {"name": "pipeline", "mountPath": "/config"},
-                                {"name": "data", "mountPath": "/data", "subPath": cache_dir(pipeline)},
+                                {"name": "data", "mountPath": "/data", "subPath": cache_dir(pipeline, recipe)},
                                 {"name": "work", "mountPath": "/work"},
                             ],
                             "resources": {
@@ -336,7 +435,7 @@ def warmup_job(pipeline, created: datetime, state: str, finished: datetime | Non
                         }
                     ],
                     "volumes": [
-                        {"name": "pipeline", "configMap": {"name": f"htr-pipeline-{pipeline.id}", "defaultMode": 420}},
+                        {"name": "pipeline", "configMap": {"name": f"htr-pipeline-{pipeline}", "defaultMode": 420}},
                         {"name": "data", "persistentVolumeClaim": {"claimName": DATA_PVC}},
                         {"name": "work", "emptyDir": {"sizeLimit": "4Gi"}},
                     ],
@@ -347,25 +446,36 @@ def warmup_job(pipeline, created: datetime, state: str, finished: datetime | Non
     }
 
 
-def warmup_pod(pipeline, created: datetime, state: str, finished: datetime | None, error: str = "") -> dict:
-    """The warm-up Job's pod; a failed one carries the warm-up's JSON termination message."""
-    job = f"htr-warmup-{pipeline.id}"
-    job_uid = stable_uid("warmup", pipeline.id)
-    name = f"{job}-{stable_suffix(job, 'pod')}"
-    started = created.replace(microsecond=0)
-    if state == "complete":
+def warmup_pod(
+    pipeline: str,
+    *,
+    state: str = "failed",
+    recipe: str = RECIPE_V2,
+    created: datetime | str = WARMUP_CREATED,
+    started: datetime | str | None = None,
+    finished: datetime | str | None = WARMUP_FINISHED,
+    error: str = "",
+    permanent: bool = True,
+    suffix: str | None = None,
+) -> dict:
+    """The warm-up Job's pod in ``state`` succeeded, failed or running; a failed one carries the
+    warm-up's JSON termination message (exit 13 when permanent)."""
+    job = f"htr-warmup-{pipeline}"
+    job_uid = stable_uid("warmup", pipeline)
+    name = f"{job}-{suffix or stable_suffix(job, 'pod')}"
+    started = created if started is None else started
+    if state == "succeeded":
         phase = "Succeeded"
         container_state = {
             "terminated": {"exitCode": 0, "reason": "Completed", "startedAt": iso(started), "finishedAt": iso(finished)}
         }
     elif state == "failed":
         phase = "Failed"
-        message = json.dumps({"stage": "warmup", "permanent": True, "error": error})
         container_state = {
             "terminated": {
-                "exitCode": 13,
+                "exitCode": 13 if permanent else 1,
                 "reason": "Error",
-                "message": message,
+                "message": wrapper_message("warmup", permanent, error),
                 "startedAt": iso(started),
                 "finishedAt": iso(finished),
             }
@@ -382,7 +492,7 @@ def warmup_pod(pipeline, created: datetime, state: str, finished: datetime | Non
             "uid": stable_uid("pod", name),
             "creationTimestamp": iso(created),
             "labels": {**_controller_labels(job, job_uid), "app": "htrflow-warmup"},
-            "annotations": {H + "recipe-sha256": pipeline.recipe_sha256},
+            "annotations": {ANNOTATION_RECIPE_SHA: recipe},
             "ownerReferences": [_owner("batch/v1", "Job", job, job_uid)],
         },
         "spec": {
@@ -393,7 +503,7 @@ def warmup_pod(pipeline, created: datetime, state: str, finished: datetime | Non
         "status": {
             "phase": phase,
             "startTime": iso(started),
-            "conditions": [_condition("PodScheduled", "True", "", "", created)],
+            "conditions": [cond("PodScheduled", "True", "", "", created, probe=False)],
             "containerStatuses": [
                 {
                     "name": "warmup",
@@ -409,48 +519,11 @@ def warmup_pod(pipeline, created: datetime, state: str, finished: datetime | Non
     }
 
 
-# --- campaign objects ------------------------------------------------------------------------
+# --- campaign Jobs and Workloads -------------------------------------------------------------
 
 
-def _controller_labels(job_name: str, job_uid: str) -> dict:
-    return {
-        "batch.kubernetes.io/controller-uid": job_uid,
-        "batch.kubernetes.io/job-name": job_name,
-        "controller-uid": job_uid,
-        "job-name": job_name,
-    }
-
-
-def _owner(api_version: str, kind: str, name: str, uid: str) -> dict:
-    return {
-        "apiVersion": api_version,
-        "kind": kind,
-        "name": name,
-        "uid": uid,
-        "controller": True,
-        "blockOwnerDeletion": True,
-    }
-
-
-def campaign_labels(campaign) -> dict:
-    labels = {
-        "app": "htrflow-batch",
-        H + "managed-by": "converter",
-        H + "campaign": campaign.campaign,
-        H + "pipeline": campaign.pipeline.id,
-        KUEUE + "queue-name": QUEUE,
-    }
-    if campaign.priority:
-        labels[KUEUE + "priority-class"] = campaign.priority
-    return labels
-
-
-def _resources(campaign) -> dict:
-    requests = {
-        "cpu": str(CPU_PER_POD),
-        "memory": f"{MEMORY_PER_POD_GI}Gi",
-        "nvidia.com/gpu": str(campaign.gpus_per_pod),
-    }
+def _resources(gpus: int) -> dict:
+    requests = {"cpu": str(CPU_PER_POD), "memory": f"{MEMORY_PER_POD_GI}Gi", "nvidia.com/gpu": str(gpus)}
     return {"requests": requests, "limits": {**requests, "memory": f"{2 * MEMORY_PER_POD_GI}Gi"}}
 
 
@@ -475,12 +548,21 @@ def _warmup_wait_command(pipeline_id: str) -> str:
     )
 
 
-def pod_template(campaign, results_url: str) -> dict:
-    pipeline = campaign.pipeline
-    data_mount = {"name": "data", "mountPath": "/data", "readOnly": True, "subPath": cache_dir(pipeline)}
+def pod_template(
+    job: str,
+    uid: str,
+    pipeline: str = PIPELINE,
+    recipe: str = RECIPE_V2,
+    *,
+    results_url: str = RESULTS_URL,
+    gpus: int = 1,
+    workload: str = "",
+) -> dict:
+    """A campaign Job's pod template: the wrapper behind its warmup-wait init container."""
+    data_mount = {"name": "data", "mountPath": "/data", "readOnly": True, "subPath": cache_dir(pipeline, recipe)}
     env = [
         {"name": "PIPELINE_PATH", "value": "/config/pipeline.yaml"},
-        {"name": "PIPELINE_ID", "value": pipeline.id},
+        {"name": "PIPELINE_ID", "value": pipeline},
         {"name": "S3_PREFIX", "value": f"{NAMESPACE}/"},
         {"name": "RESULTS_URL", "value": results_url},
         {"name": "IMAGE_DIGEST", "value": WRAPPER_IMAGE},
@@ -490,7 +572,7 @@ def pod_template(campaign, results_url: str) -> dict:
             "valueFrom": {
                 "fieldRef": {
                     "apiVersion": "v1",
-                    "fieldPath": "metadata.annotations['batch.kubernetes.io/job-index-failure-count']",
+                    "fieldPath": f"metadata.annotations['{ANNOTATION_INDEX_FAILURE_COUNT}']",
                 }
             },
         },
@@ -499,8 +581,8 @@ def pod_template(campaign, results_url: str) -> dict:
         {"name": "AWS_SHARED_CREDENTIALS_FILE", "value": "/secrets/s3/credentials"},
         {"name": "S3_BUCKET", "valueFrom": {"secretKeyRef": {"name": DEMO_RESULTS_SECRET, "key": "S3_BUCKET"}}},
     ]
-    labels = {**_controller_labels(campaign.name, campaign.uid), "app": "htrflow-batch", KUEUE + "podset": "main"}
-    annotations = {KUEUE + "workload": campaign.workload_name} if campaign.workload_state else {}
+    labels = {**_controller_labels(job, uid), "app": "htrflow-batch", KUEUE + "podset": "main"}
+    annotations = {KUEUE + "workload": workload} if workload else {}
     return {
         "metadata": {"labels": labels, "annotations": annotations},
         "spec": {
@@ -523,7 +605,7 @@ def pod_template(campaign, results_url: str) -> dict:
                         {"name": "work", "mountPath": "/work"},
                         {"name": "s3", "mountPath": "/secrets/s3", "readOnly": True},
                     ],
-                    "resources": _resources(campaign),
+                    "resources": _resources(gpus),
                     "terminationMessagePath": "/dev/termination-log",
                     "terminationMessagePolicy": "File",
                 }
@@ -532,7 +614,7 @@ def pod_template(campaign, results_url: str) -> dict:
                 {
                     "name": "warmup-wait",
                     "image": WRAPPER_IMAGE,
-                    "command": ["/bin/sh", "-c", _warmup_wait_command(pipeline.id)],
+                    "command": ["/bin/sh", "-c", _warmup_wait_command(pipeline)],
                     "terminationMessagePath": "/dev/termination-log",
                     "terminationMessagePolicy": "FallbackToLogsOnError",
                     "volumeMounts": [data_mount],
@@ -543,8 +625,8 @@ def pod_template(campaign, results_url: str) -> dict:
                 }
             ],
             "volumes": [
-                {"name": "campaign", "configMap": {"name": f"campaign-{campaign.name}", "defaultMode": 420}},
-                {"name": "pipeline", "configMap": {"name": f"htr-pipeline-{pipeline.id}", "defaultMode": 420}},
+                {"name": "campaign", "configMap": {"name": f"campaign-{job}", "defaultMode": 420}},
+                {"name": "pipeline", "configMap": {"name": f"htr-pipeline-{pipeline}", "defaultMode": 420}},
                 {"name": "data", "persistentVolumeClaim": {"claimName": DATA_PVC}},
                 {"name": "work", "emptyDir": {"medium": "Memory", "sizeLimit": "2Gi"}},
                 {"name": "s3", "secret": {"secretName": DEMO_RESULTS_SECRET, "defaultMode": 288}},
@@ -553,30 +635,72 @@ def pod_template(campaign, results_url: str) -> dict:
     }
 
 
-def campaign_job(campaign, results_url: str) -> dict:
-    """The campaign's Indexed Job with a status consistent with its volumes' states."""
+def campaign_job(
+    name: str,
+    uid: str,
+    *,
+    campaign: str | None = None,
+    pipeline: str = PIPELINE,
+    completions: int = 12,
+    parallelism: int = 4,
+    suspend: bool = False,
+    completed: str | None = None,
+    failed: str | None = "",
+    active: int | None = None,
+    conditions: list[dict] | None = None,
+    priority_class: str | None = None,
+    created: datetime | str = JOB_CREATED,
+    start_time: str | None = None,
+    completion_time: str | None = None,
+    generation: int = 2,
+    status: dict | None = None,
+    template: dict | None = None,
+) -> dict:
+    """A campaign's Indexed Job. Its status is built from the index sets given, unless ``status`` is."""
+    labels = {
+        "app": "htrflow-batch",
+        LABEL_MANAGED_BY: "converter",
+        LABEL_CAMPAIGN: campaign or name,
+        LABEL_PIPELINE: pipeline,
+        LABEL_QUEUE_NAME: QUEUE,
+    }
+    if priority_class:
+        labels[LABEL_PRIORITY_CLASS] = priority_class
+    if status is None:
+        status = {"ready": active or 0, "terminating": 0, "uncountedTerminatedPods": {}}
+        if failed is not None:
+            status["failedIndexes"] = failed
+        if completed is not None:
+            status["completedIndexes"] = completed
+        if active is not None:
+            status["active"] = active
+        if start_time:
+            status["startTime"] = start_time
+        if completion_time:
+            status["completionTime"] = completion_time
+        status["conditions"] = conditions if conditions is not None else []
     return {
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": {
-            "name": campaign.name,
+            "name": name,
             "namespace": NAMESPACE,
-            "uid": campaign.uid,
-            "generation": 2 if campaign.started else 1,
-            "creationTimestamp": iso(campaign.created),
-            "labels": campaign_labels(campaign),
+            "uid": uid,
+            "generation": generation,
+            "creationTimestamp": iso(created),
+            "labels": labels,
             "annotations": {"argocd.argoproj.io/hook": "Skip"},
         },
         "spec": {
-            "suspend": campaign.suspended,
+            "suspend": suspend,
             "completionMode": "Indexed",
-            "completions": len(campaign.volumes),
-            "parallelism": campaign.parallelism,
+            "completions": completions,
+            "parallelism": parallelism,
             "backoffLimitPerIndex": BACKOFF_LIMIT_PER_INDEX,
-            "maxFailedIndexes": len(campaign.volumes),
+            "maxFailedIndexes": completions,
             "podReplacementPolicy": "Failed",
             "manualSelector": False,
-            "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": campaign.uid}},
+            "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": uid}},
             "podFailurePolicy": {
                 "rules": [
                     {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
@@ -591,232 +715,223 @@ def campaign_job(campaign, results_url: str) -> dict:
                 ]
             },
             "ttlSecondsAfterFinished": 604800,
-            "template": pod_template(campaign, results_url),
+            "template": template if template is not None else pod_template(name, uid, pipeline),
         },
-        "status": job_status(campaign),
+        "status": status,
     }
 
 
-def job_status(campaign) -> dict:
-    done = [v.index for v in campaign.volumes if v.state == "done"]
-    failed = [v.index for v in campaign.volumes if v.state == "failed"]
-    pods = [pod for volume in campaign.volumes for pod in volume.pods]
-    active = sum(1 for pod in pods if pod["status"]["phase"] in ("Pending", "Running"))
-    ready = sum(1 for pod in pods if pod["status"]["phase"] == "Running")
-    failed_pods = sum(
-        1
-        for pod in pods
-        if pod["status"]["phase"] == "Failed"
-        and not any(c["type"] == "DisruptionTarget" for c in pod["status"].get("conditions", []))
-    )
-    status = {
-        "active": active,
-        "ready": ready,
-        "terminating": 0,
-        "succeeded": len(done),
-        "failed": failed_pods,
-        "failedIndexes": index_ranges(failed),
-        "uncountedTerminatedPods": {},
-        "conditions": [],
-    }
-    if done:
-        status["completedIndexes"] = index_ranges(done)
-    if campaign.started:
-        status["startTime"] = iso(campaign.started)
-    conditions = status["conditions"]
-    if campaign.suspended:
-        when = campaign.paused_at or campaign.created
-        conditions.append(_condition("Suspended", "True", "JobSuspended", "Job suspended", when, True))
-    elif campaign.started:
-        conditions.append(_condition("Suspended", "False", "JobResumed", "Job resumed", campaign.started, True))
-    if campaign.finished:
-        if failed:
-            message = "Job has failed indexes"
-            conditions.append(_condition("FailureTarget", "True", "FailedIndexes", message, campaign.finished, True))
-            conditions.append(_condition("Failed", "True", "FailedIndexes", message, campaign.finished, True))
-        else:
-            message = "Reached expected number of succeeded pods"
-            conditions.append(
-                _condition("SuccessCriteriaMet", "True", "CompletionsReached", message, campaign.finished, True)
-            )
-            conditions.append(_condition("Complete", "True", "CompletionsReached", message, campaign.finished, True))
-            status["completionTime"] = iso(campaign.finished)
-    if not conditions:
-        del status["conditions"]
-    return status
+def workload(
+    job: str,
+    job_uid: str,
+    *,
+    suffix: str = "9e4d2",
+    active: bool = True,
+    priority: int = 0,
+    priority_class: str | None = None,
+    count: int = 4,
+    conditions: list[dict] | None = None,
+    cluster_queue: str | None = None,
+    created: datetime | str = JOB_CREATED,
+    template: bool | dict = True,
+    name: str | None = None,
+    uid: str | None = None,
+    gpus_per_pod: int = 1,
+    cpu_flavor: str = DEFAULT_FLAVOR,
+    gpu_flavor: str = DEFAULT_FLAVOR,
+) -> dict:
+    """A campaign Job's Kueue Workload ``job-<job>-<suffix>``; admitted when ``cluster_queue`` is given.
 
-
-def workload(campaign) -> dict:
-    """The campaign's Kueue Workload in its state (admitted, waiting, never_fits, paused, finished)."""
-    state = campaign.workload_state
-    count = campaign.parallelism
-    gpus = count * campaign.gpus_per_pod
-    spec = {
-        "active": state != "paused",
-        "queueName": QUEUE,
-        "priority": PRIORITY_CLASSES.get(campaign.priority or "htr-bulk", 0),
-    }
-    if campaign.priority:
-        spec["priorityClassRef"] = {
-            "group": "kueue.x-k8s.io",
-            "kind": "WorkloadPriorityClass",
-            "name": campaign.priority,
+    ``template``: True for the Job's pod template, False for none, or the template itself.
+    """
+    spec: dict = {"active": active, "queueName": QUEUE, "priority": priority}
+    if priority_class:
+        spec["priorityClassRef"] = {"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass", "name": priority_class}
+    if template is True:
+        template = {
+            "metadata": {"labels": {"app": "htrflow-batch"}},
+            "spec": copy.deepcopy(pod_template(job, job_uid)["spec"]),
         }
-    spec["podSets"] = [
-        {
-            "name": "main",
-            "count": count,
-            "template": {
-                "metadata": {"labels": {"app": "htrflow-batch"}},
-                "spec": {
-                    "restartPolicy": "Never",
-                    "containers": [{"name": "wrapper", "image": WRAPPER_IMAGE, "resources": _resources(campaign)}],
-                },
-            },
-        }
-    ]
-    created = campaign.created
-    admitted_at = campaign.started or created
-    conditions = []
-    status = {}
-    if state in ("admitted", "finished"):
+    spec["podSets"] = [{"name": "main", "count": count, "template": template or {}}]
+    status: dict = {}
+    if cluster_queue:
         status["admission"] = {
-            "clusterQueue": CLUSTER_QUEUE,
+            "clusterQueue": cluster_queue,
             "podSetAssignments": [
                 {
                     "name": "main",
                     "count": count,
-                    "flavors": {"cpu": CPU_FLAVOR, "memory": CPU_FLAVOR, "nvidia.com/gpu": GPU_FLAVOR},
+                    "flavors": {"cpu": cpu_flavor, "memory": cpu_flavor, "nvidia.com/gpu": gpu_flavor},
                     "resourceUsage": {
                         "cpu": str(count * CPU_PER_POD),
                         "memory": f"{count * MEMORY_PER_POD_GI}Gi",
-                        "nvidia.com/gpu": str(gpus),
+                        "nvidia.com/gpu": str(count * gpus_per_pod),
                     },
                 }
             ],
         }
-    if state in ("admitted", "finished"):
-        conditions.append(
-            _condition(
-                "QuotaReserved", "True", "QuotaReserved", f"Quota reserved in ClusterQueue {CLUSTER_QUEUE}", admitted_at
-            )
-        )
-        conditions.append(_condition("Admitted", "True", "Admitted", "The workload is admitted", admitted_at))
-        conditions.append(
-            _condition(
-                "PodsReady", "True", "PodsReady", "All pods reached readiness and the workload is running", admitted_at
-            )
-        )
-    if state == "finished":
-        success = not any(v.state == "failed" for v in campaign.volumes)
-        message = "Job finished successfully" if success else "Job has failed indexes"
-        conditions.append(
-            _condition("Finished", "True", "Succeeded" if success else "Failed", message, campaign.finished)
-        )
-    if state == "waiting":
-        message = (
-            "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu "
-            f"in flavor {GPU_FLAVOR}, {campaign.gpus_short} more needed"
-        )
-        conditions.append(_condition("QuotaReserved", "False", "Pending", message, created))
-    if state == "never_fits":
-        message = (
-            f"couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor {GPU_FLAVOR}, "
-            f"request ({gpus}) exceeds the maximum quota ({GPU_QUOTA})"
-        )
-        conditions.append(_condition("QuotaReserved", "False", "Pending", message, created))
-    if state == "paused":
-        when = campaign.paused_at or created
-        message = "The workload is deactivated"
-        conditions.append(_condition("QuotaReserved", "False", "Pending", "The workload is deactivated", when))
-        if campaign.started:
-            conditions.append(_condition("Admitted", "False", "NoReservation", "The workload has no reservation", when))
-            conditions.append(_condition("Requeued", "False", "Deactivated", message, when))
-        conditions.append(_condition("Evicted", "True", "Deactivated", message, when))
-    status["conditions"] = conditions
+    if conditions is not None:
+        status["conditions"] = conditions
     return {
         "apiVersion": "kueue.x-k8s.io/v1beta2",
         "kind": "Workload",
         "metadata": {
-            "name": campaign.workload_name,
+            "name": name or f"job-{job}-{suffix}",
             "namespace": NAMESPACE,
-            "uid": stable_uid("workload", campaign.name),
+            "uid": uid or f"wl-{job_uid}",
             "generation": 1,
             "creationTimestamp": iso(created),
-            "labels": {KUEUE + "job-uid": campaign.uid},
+            "labels": {LABEL_WORKLOAD_JOB_UID: job_uid},
             "finalizers": ["kueue.x-k8s.io/resource-in-use"],
-            "ownerReferences": [_owner("batch/v1", "Job", campaign.name, campaign.uid)],
+            "ownerReferences": [_owner("batch/v1", "Job", job, job_uid)],
         },
         "spec": spec,
         "status": status,
     }
 
 
-def campaign_record(campaign, volumes_txt: str) -> dict:
-    """ConfigMap ``campaign-<job>`` stamped by the apply: volumes.txt and who applied what."""
-    applied = campaign.created
+# --- campaign pods ---------------------------------------------------------------------------
+
+
+def campaign_pod(
+    job: str,
+    index: int,
+    *,
+    suffix: str = "abcde",
+    phase: str = "Running",
+    created: str = POD_CREATED,
+    failure_count: int = 0,
+    wrapper: dict | None = None,
+    init: dict | None = None,
+    reason: str | None = None,
+    message: str | None = None,
+    uid: str = RUNNING_UID,
+) -> dict:
+    """A campaign pod of ``job`` at ``index``; ``wrapper`` / ``init`` are container status bodies."""
+    status: dict = {"phase": phase, "startTime": created}
+    if reason:
+        status["reason"] = reason
+    if message:
+        status["message"] = message
+    status["initContainerStatuses"] = [
+        {
+            "name": "warmup-wait",
+            "ready": phase == "Running",
+            "restartCount": 0,
+            "image": WRAPPER_IMAGE,
+            **(init or {"state": {"terminated": {"exitCode": 0, "reason": "Completed"}}}),
+        }
+    ]
+    status["containerStatuses"] = [
+        {
+            "name": "wrapper",
+            "ready": phase == "Running",
+            "restartCount": 0,
+            "image": WRAPPER_IMAGE,
+            **(wrapper or {"state": {"running": {"startedAt": created}}}),
+        }
+    ]
     return {
         "apiVersion": "v1",
-        "kind": "ConfigMap",
+        "kind": "Pod",
         "metadata": {
-            "name": f"campaign-{campaign.name}",
+            "name": f"{job}-{index}-{suffix}",
+            "generateName": f"{job}-{index}-",
             "namespace": NAMESPACE,
-            "uid": stable_uid("record", campaign.name),
-            "creationTimestamp": iso(applied),
+            "creationTimestamp": created,
             "labels": {
-                H + "managed-by": "converter",
-                H + "campaign": campaign.campaign,
-                H + "pipeline": campaign.pipeline.id,
+                "app": "htrflow-batch",
+                "batch.kubernetes.io/controller-uid": uid,
+                LABEL_COMPLETION_INDEX: str(index),
+                LABEL_JOB_NAME: job,
+                "controller-uid": uid,
+                "job-name": job,
             },
             "annotations": {
-                H + "image-digest": WRAPPER_IMAGE,
-                "argocd.argoproj.io/hook": "Skip",
-                H + "campaigns-commit": hashlib.sha1(campaign.campaign.encode()).hexdigest(),
-                H + "applied-by": "argocd-hook/htr-campaigns",
-                H + "applied-at": iso(applied),
-                H + "job-uid": campaign.uid,
+                LABEL_COMPLETION_INDEX: str(index),
+                ANNOTATION_INDEX_FAILURE_COUNT: str(failure_count),
             },
+            "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": job, "uid": uid, "controller": True}],
         },
-        "data": {"volumes.txt": volumes_txt},
+        "spec": {"restartPolicy": "Never", "nodeName": "gpu-node-01"},
+        "status": status,
     }
 
 
-def status_record(campaign, phase: str, results_url: str, failed_volumes: list | None) -> dict:
-    """ConfigMap ``campaign-<job>-status``: every value a string, as the read API writes it."""
-    done = sum(1 for v in campaign.volumes if v.state == "done")
-    failed = sum(1 for v in campaign.volumes if v.state == "failed")
-    data = {
-        "phase": phase,
-        "volumesTotal": str(len(campaign.volumes)),
-        "volumesDone": str(done),
-        "volumesFailed": str(failed),
-        "startedAt": iso(campaign.started) if campaign.started else "",
-        "finishedAt": iso(campaign.finished) if campaign.finished else "",
-        "resultsBase": f"{results_url}/{NAMESPACE}/{campaign.pipeline.id}",
-        "jobUid": campaign.uid,
-    }
-    if failed_volumes is not None:
-        data["failedVolumes"] = json.dumps(failed_volumes[:50], separators=(",", ":"))
-        data["failedVolumesJobUid"] = campaign.uid
+def terminated(exit_code: int, message: str = "", reason: str = "Error", finished: str = "2026-09-24T08:10:00Z"):
+    """A container status body: terminated with ``exit_code`` (and its termination message)."""
+    body = {"exitCode": exit_code, "reason": reason, "startedAt": "2026-09-24T08:00:00Z", "finishedAt": finished}
+    if message:
+        body["message"] = message
+    return {"state": {"terminated": body}}
+
+
+def failed_wrapper_pod(job: str, index: int, message: str, exit_code: int = 13, **kwargs) -> dict:
+    return campaign_pod(job, index, phase="Failed", wrapper=terminated(exit_code, message), **kwargs)
+
+
+# --- ConfigMaps and events -------------------------------------------------------------------
+
+
+def campaign_record(
+    job: str,
+    volumes: str | list[tuple[str, str]] = PARISH_VOLUMES,
+    *,
+    campaign: str | None = None,
+    pipeline: str = PIPELINE,
+    created: datetime | str = RECORD_CREATED,
+    job_uid: str | None = None,
+    commit: str = SAMPLE_COMMIT,
+) -> dict:
+    """ConfigMap ``campaign-<job>`` stamped by the apply: ``volumes.txt`` and who applied what."""
+    if job_uid is None:
+        job_uid = RUNNING_UID if job == "parish-records-1870" else f"uid-{job}"
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": {
-            "name": f"campaign-{campaign.name}-status",
+            "name": f"campaign-{job}",
             "namespace": NAMESPACE,
-            "uid": stable_uid("status", campaign.name),
-            "creationTimestamp": iso(campaign.started or campaign.created),
-            "labels": {
-                H + "managed-by": "converter",
-                H + "campaign": campaign.campaign,
-                H + "pipeline": campaign.pipeline.id,
-                H + "kind": "status",
+            "uid": stable_uid("record", job),
+            "creationTimestamp": iso(created),
+            "labels": {LABEL_MANAGED_BY: "converter", LABEL_CAMPAIGN: campaign or job, LABEL_PIPELINE: pipeline},
+            "annotations": {
+                ANNOTATION_IMAGE_DIGEST: WRAPPER_IMAGE,
+                "argocd.argoproj.io/hook": "Skip",
+                ANNOTATION_COMMIT: commit,
+                ANNOTATION_APPLIED_BY: "argocd-hook/htr-campaigns",
+                ANNOTATION_APPLIED_AT: iso(created),
+                ANNOTATION_JOB_UID: job_uid,
             },
-            # Written by the site in the scene's story, so it carries the site's provenance.
-            "annotations": {H + "written-by": "htrbrowser", H + "job-uid": campaign.uid},
         },
-        "data": data,
+        "data": {"volumes.txt": volumes if isinstance(volumes, str) else format_volumes_txt(volumes)},
     }
+
+
+def status_record(
+    job: str,
+    data: dict,
+    *,
+    campaign: str | None = None,
+    pipeline: str = PIPELINE,
+    created: datetime | str | None = None,
+    written_by_site: bool = False,
+) -> dict:
+    """ConfigMap ``campaign-<job>-status``; ``written_by_site`` adds the provenance this site stamps."""
+    metadata: dict = {"name": f"campaign-{job}-status", "namespace": NAMESPACE}
+    if written_by_site:
+        metadata["uid"] = stable_uid("status", job)
+    if created is not None:
+        metadata["creationTimestamp"] = iso(created)
+    metadata["labels"] = {
+        LABEL_MANAGED_BY: "converter",
+        LABEL_CAMPAIGN: campaign or job,
+        LABEL_PIPELINE: pipeline,
+        LABEL_KIND: "status",
+    }
+    if written_by_site:
+        metadata["annotations"] = {ANNOTATION_WRITTEN_BY: "htrbrowser", ANNOTATION_JOB_UID: data.get("jobUid", "")}
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, "data": data}
 
 
 def event(involved: dict, reason: str, message: str, when: datetime, component: str, kind: str = "Normal") -> dict:
@@ -848,3 +963,231 @@ def event(involved: dict, reason: str, message: str, when: datetime, component: 
         "reportingComponent": component,
         "reportingInstance": "",
     }
+
+
+# --- the demo scene's model, rendered (``scene_model``) --------------------------------------
+
+
+def pipeline_configmap_of(pipeline, created: datetime) -> dict:
+    return pipeline_configmap(pipeline.id, pipeline.yaml, sha256=pipeline.sha256, created=created)
+
+
+def _warmup_state(state: str) -> str:
+    return "succeeded" if state == "complete" else state
+
+
+def warmup_job_of(pipeline, created: datetime, state: str, finished: datetime | None) -> dict:
+    """The pipeline's warm-up Job in the model's state: complete, failed or running."""
+    return warmup_job(
+        pipeline.id, state=_warmup_state(state), recipe=pipeline.recipe_sha256, created=created, finished=finished
+    )
+
+
+def warmup_pod_of(pipeline, created: datetime, state: str, finished: datetime | None, error: str = "") -> dict:
+    return warmup_pod(
+        pipeline.id,
+        state=_warmup_state(state),
+        recipe=pipeline.recipe_sha256,
+        created=created,
+        finished=finished,
+        error=error,
+    )
+
+
+def pod_template_of(campaign, results_url: str) -> dict:
+    return pod_template(
+        campaign.name,
+        campaign.uid,
+        campaign.pipeline.id,
+        campaign.pipeline.recipe_sha256,
+        results_url=results_url,
+        gpus=campaign.gpus_per_pod,
+        workload=campaign.workload_name if campaign.workload_state else "",
+    )
+
+
+def campaign_job_of(campaign, results_url: str) -> dict:
+    """The campaign's Indexed Job with a status consistent with its volumes' states."""
+    return campaign_job(
+        campaign.name,
+        campaign.uid,
+        campaign=campaign.campaign,
+        pipeline=campaign.pipeline.id,
+        completions=len(campaign.volumes),
+        parallelism=campaign.parallelism,
+        suspend=campaign.suspended,
+        priority_class=campaign.priority,
+        created=campaign.created,
+        generation=2 if campaign.started else 1,
+        status=job_status_of(campaign),
+        template=pod_template_of(campaign, results_url),
+    )
+
+
+def job_status_of(campaign) -> dict:
+    done = [v.index for v in campaign.volumes if v.state == "done"]
+    failed = [v.index for v in campaign.volumes if v.state == "failed"]
+    pods = [pod for volume in campaign.volumes for pod in volume.pods]
+    active = sum(1 for pod in pods if pod["status"]["phase"] in ("Pending", "Running"))
+    ready = sum(1 for pod in pods if pod["status"]["phase"] == "Running")
+    failed_pods = sum(
+        1
+        for pod in pods
+        if pod["status"]["phase"] == "Failed"
+        and not any(c["type"] == "DisruptionTarget" for c in pod["status"].get("conditions", []))
+    )
+    status = {
+        "active": active,
+        "ready": ready,
+        "terminating": 0,
+        "succeeded": len(done),
+        "failed": failed_pods,
+        "failedIndexes": index_ranges(failed),
+        "uncountedTerminatedPods": {},
+        "conditions": [],
+    }
+    if done:
+        status["completedIndexes"] = index_ranges(done)
+    if campaign.started:
+        status["startTime"] = iso(campaign.started)
+    conditions = status["conditions"]
+    if campaign.suspended:
+        when = campaign.paused_at or campaign.created
+        conditions.append(cond("Suspended", "True", "JobSuspended", "Job suspended", when))
+    elif campaign.started:
+        conditions.append(cond("Suspended", "False", "JobResumed", "Job resumed", campaign.started))
+    if campaign.finished:
+        if failed:
+            message = "Job has failed indexes"
+            conditions.append(cond("FailureTarget", "True", "FailedIndexes", message, campaign.finished))
+            conditions.append(cond("Failed", "True", "FailedIndexes", message, campaign.finished))
+        else:
+            message = "Reached expected number of succeeded pods"
+            conditions.append(cond("SuccessCriteriaMet", "True", "CompletionsReached", message, campaign.finished))
+            conditions.append(cond("Complete", "True", "CompletionsReached", message, campaign.finished))
+            status["completionTime"] = iso(campaign.finished)
+    if not conditions:
+        del status["conditions"]
+    return status
+
+
+def workload_of(campaign) -> dict:
+    """The campaign's Kueue Workload in its state (admitted, waiting, never_fits, paused, finished)."""
+    state = campaign.workload_state
+    count = campaign.parallelism
+    gpus = count * campaign.gpus_per_pod
+    created = campaign.created
+    admitted_at = campaign.started or created
+    conditions = []
+    if state in ("admitted", "finished"):
+        quota = f"Quota reserved in ClusterQueue {CLUSTER_QUEUE}"
+        running = "All pods reached readiness and the workload is running"
+        conditions.append(cond("QuotaReserved", "True", "QuotaReserved", quota, admitted_at, probe=False))
+        conditions.append(cond("Admitted", "True", "Admitted", "The workload is admitted", admitted_at, probe=False))
+        conditions.append(cond("PodsReady", "True", "PodsReady", running, admitted_at, probe=False))
+    if state == "finished":
+        success = not any(v.state == "failed" for v in campaign.volumes)
+        message = "Job finished successfully" if success else "Job has failed indexes"
+        reason = "Succeeded" if success else "Failed"
+        conditions.append(cond("Finished", "True", reason, message, campaign.finished, probe=False))
+    if state == "waiting":
+        message = (
+            "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu "
+            f"in flavor {GPU_FLAVOR}, {campaign.gpus_short} more needed"
+        )
+        conditions.append(cond("QuotaReserved", "False", "Pending", message, created, probe=False))
+    if state == "never_fits":
+        message = (
+            f"couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor {GPU_FLAVOR}, "
+            f"request ({gpus}) exceeds the maximum quota ({GPU_QUOTA})"
+        )
+        conditions.append(cond("QuotaReserved", "False", "Pending", message, created, probe=False))
+    if state == "paused":
+        when = campaign.paused_at or created
+        message = "The workload is deactivated"
+        conditions.append(cond("QuotaReserved", "False", "Pending", message, when, probe=False))
+        if campaign.started:
+            no_reservation = "The workload has no reservation"
+            conditions.append(cond("Admitted", "False", "NoReservation", no_reservation, when, probe=False))
+            conditions.append(cond("Requeued", "False", "Deactivated", message, when, probe=False))
+        conditions.append(cond("Evicted", "True", "Deactivated", message, when, probe=False))
+    template = {
+        "metadata": {"labels": {"app": "htrflow-batch"}},
+        "spec": {
+            "restartPolicy": "Never",
+            "containers": [
+                {"name": "wrapper", "image": WRAPPER_IMAGE, "resources": _resources(campaign.gpus_per_pod)}
+            ],
+        },
+    }
+    return workload(
+        campaign.name,
+        campaign.uid,
+        name=campaign.workload_name,
+        uid=stable_uid("workload", campaign.name),
+        active=state != "paused",
+        priority=PRIORITY_CLASSES.get(campaign.priority or "htr-bulk", 0),
+        priority_class=campaign.priority,
+        count=count,
+        conditions=conditions,
+        cluster_queue=CLUSTER_QUEUE if state in ("admitted", "finished") else None,
+        created=created,
+        template=template,
+        gpus_per_pod=campaign.gpus_per_pod,
+        cpu_flavor=CPU_FLAVOR,
+        gpu_flavor=GPU_FLAVOR,
+    )
+
+
+def campaign_record_of(campaign) -> dict:
+    return campaign_record(
+        campaign.name,
+        [(volume.id, volume.source) for volume in campaign.volumes],
+        campaign=campaign.campaign,
+        pipeline=campaign.pipeline.id,
+        created=campaign.created,
+        job_uid=campaign.uid,
+        commit=hashlib.sha1(campaign.campaign.encode()).hexdigest(),
+    )
+
+
+def status_record_of(campaign, phase: str, results_url: str, failed_volumes: list | None) -> dict:
+    """The status record as this site writes it (the scene's story has the site write them)."""
+    done = sum(1 for v in campaign.volumes if v.state == "done")
+    failed = sum(1 for v in campaign.volumes if v.state == "failed")
+    data = {
+        "phase": phase,
+        "volumesTotal": str(len(campaign.volumes)),
+        "volumesDone": str(done),
+        "volumesFailed": str(failed),
+        "startedAt": iso(campaign.started) if campaign.started else "",
+        "finishedAt": iso(campaign.finished) if campaign.finished else "",
+        "resultsBase": f"{results_url}/{NAMESPACE}/{campaign.pipeline.id}",
+        "jobUid": campaign.uid,
+    }
+    if failed_volumes is not None:
+        data["failedVolumes"] = json.dumps(failed_volumes[:50], separators=(",", ":"))
+        data["failedVolumesJobUid"] = campaign.uid
+    return status_record(
+        campaign.name,
+        data,
+        campaign=campaign.campaign,
+        pipeline=campaign.pipeline.id,
+        created=campaign.started or campaign.created,
+        written_by_site=True,
+    )
+
+
+def cluster_queue_of(created: datetime, gpus_used: int, pending: int, admitted: int) -> dict:
+    """The demo's ClusterQueue: CPU and memory in one flavor, GPUs in another."""
+    return cluster_queue(
+        str(CPU_QUOTA),
+        f"{MEMORY_QUOTA_GI}Gi",
+        str(GPU_QUOTA),
+        used=(str(gpus_used * CPU_PER_POD), f"{gpus_used * MEMORY_PER_POD_GI}Gi", str(gpus_used)),
+        cpu_flavor=CPU_FLAVOR,
+        gpu_flavor=GPU_FLAVOR,
+        pending=pending,
+        admitted=admitted,
+        created=created,
+    )

@@ -141,7 +141,7 @@ class Simulator:
         self._fill_slots(campaign, now)
         if not any(v.state in (RUNNING, WAITING, RETRYING, PENDING) for v in campaign.volumes):
             self._finish(campaign, now)
-        self.kube.put(k.campaign_job(campaign, self.scene.results_url))
+        self.kube.put(k.campaign_job_of(campaign, self.scene.results_url))
 
     # --- volumes -----------------------------------------------------------------------------
 
@@ -242,7 +242,7 @@ class Simulator:
         self.kube.put(pod)
         self.kube.put(
             k.event(
-                k.campaign_job(campaign, where.results_url),
+                k.campaign_job_of(campaign, where.results_url),
                 "SuccessfulCreate",
                 f"Created pod: {pod['metadata']['name']}",
                 now,
@@ -275,18 +275,17 @@ class Simulator:
         campaign.finished = now
         campaign.workload_state = "finished"
         failed = [v for v in campaign.volumes if v.state == FAILED]
-        job = k.campaign_job(campaign, self.scene.results_url)
+        job = k.campaign_job_of(campaign, self.scene.results_url)
         if failed:
             self.kube.put(k.event(job, "FailedIndexes", "Job has failed indexes", now, "job-controller", "Warning"))
         else:
             self.kube.put(k.event(job, "Completed", "Job completed", now, "job-controller"))
-        self.kube.put(k.workload(campaign))
+        self.kube.put(k.workload_of(campaign))
         if campaign.status_phase:
             campaign.status_phase = "PartiallyFailed" if failed else "Succeeded"
             campaign.failed_volumes_record = [{"id": v.id, "reason": failure_reason(v)} for v in failed]
-            self.kube.put(
-                k.status_record(campaign, campaign.status_phase, self.scene.results_url, campaign.failed_volumes_record)
-            )
+            record = campaign.failed_volumes_record
+            self.kube.put(k.status_record_of(campaign, campaign.status_phase, self.scene.results_url, record))
 
     def _admit_waiting(self, now: datetime) -> None:
         """Admit campaigns waiting their turn, oldest first, while their GPUs fit in the free quota."""
@@ -296,14 +295,14 @@ class Simulator:
             free = k.GPU_QUOTA - sum(c.gpus for c in campaigns if c.holds_quota)
             if campaign.gpus > free:
                 campaign.gpus_short = campaign.gpus - free
-                self.kube.put(k.workload(campaign))
+                self.kube.put(k.workload_of(campaign))
                 continue
             campaign.workload_state = "admitted"
             campaign.suspended = False
             campaign.started = now
-            workload = k.workload(campaign)
+            workload = k.workload_of(campaign)
             self.kube.put(workload)
-            job = k.campaign_job(campaign, self.scene.results_url)
+            job = k.campaign_job_of(campaign, self.scene.results_url)
             self.kube.put(
                 k.event(
                     workload,
@@ -317,7 +316,7 @@ class Simulator:
                 k.event(job, "Started", f"Admitted by clusterQueue {k.CLUSTER_QUEUE}", now, "kueue-job-controller")
             )
             self._fill_slots(campaign, now)
-            self.kube.put(k.campaign_job(campaign, self.scene.results_url))
+            self.kube.put(k.campaign_job_of(campaign, self.scene.results_url))
 
 
 __all__ = ["Simulator", "FAILURE_EVERY", "RETRY_AFTER"]

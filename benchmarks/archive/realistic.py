@@ -1,6 +1,6 @@
 """What a real API server adds to the test builders' objects: defaulted fields and `managedFields`.
 
-The builders in tests/campaigns/objects.py give the fields the product reads. A real cluster's
+The factory's builders (devstack/scene_kube.py) give the fields the product reads. A real cluster's
 answer is larger: every field manager that wrote the object is listed with the fields it owns
 (`managedFields`, mirroring the object), and pods carry the whole pod template of their Job with
 the API server's defaults filled in. Sizes matter here, because the benchmark measures bytes.
@@ -81,10 +81,16 @@ def filled_template(template: dict, pipeline: str) -> dict:
         container["securityContext"] = copy.deepcopy(LOCKED_DOWN)
     wrapper = spec["containers"][0]
     wrapper["args"] = [WRAPPER_SCRIPT]
-    wrapper["env"] = wrapper["env"] + copy.deepcopy(MORE_ENV)
+    have = {item["name"] for item in wrapper["env"]}
+    wrapper["env"] = wrapper["env"] + [copy.deepcopy(item) for item in MORE_ENV if item["name"] not in have]
+    mounted = {mount["name"] for mount in wrapper["volumeMounts"]}
     wrapper["volumeMounts"] += [
-        {"name": "work", "mountPath": "/work"},
-        {"name": "s3", "mountPath": "/secrets/s3", "readOnly": True},
+        mount
+        for mount in (
+            {"name": "work", "mountPath": "/work"},
+            {"name": "s3", "mountPath": "/secrets/s3", "readOnly": True},
+        )
+        if mount["name"] not in mounted
     ]
     spec["initContainers"][0]["volumeMounts"] = [m for m in wrapper["volumeMounts"] if m["name"] == "data"]
     template["metadata"]["labels"]["kueue.x-k8s.io/podset"] = "main"

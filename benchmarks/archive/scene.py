@@ -6,7 +6,7 @@ the failed pod of the first): 2 080 failed pods, 2 880 pods in all. The rest are
 the end of the list, pending. Every campaign has its
 record ConfigMap (the 5 000-line `volumes.txt`), a status record and an admitted Kueue v1beta2
 Workload; two pipelines with their ConfigMaps and finished warm-ups; a ClusterQueue full of them.
-Objects come from the test builders (tests/campaigns/objects.py) with what a real API server adds
+Objects come from the one factory (devstack/scene_kube.py, samples in kube_samples) with what a real API server adds
 (`realistic.py`); pods are made from one template per kind, copied and renamed.
 
 `Archive.advance()` moves the scene the way a busy archive moves: a few volumes finish, their
@@ -22,8 +22,8 @@ from datetime import UTC, datetime, timedelta
 
 from benchmarks.archive.realistic import filled_template, managed, pod_as_served, with_managed_fields
 from devstack import content_json as cj
+from devstack import kube_samples as o
 from devstack.scene_kube import index_ranges, priority_class
-from tests.campaigns import objects as o
 
 CAMPAIGNS = 40
 VOLUMES = 5000
@@ -215,7 +215,7 @@ def cluster_objects(now: datetime) -> list[dict]:
     found += [priority_class(name, value, now) for name, value in (("htr-interactive", 1000), ("htr-bulk", 0),
                                                                      ("htr-idle", -10))]
     for pipeline in PIPELINES:
-        found.append(o.pipeline_configmap(pipeline))
+        found.append(o.pipeline_configmap(pipeline, o.PIPELINE_YAML_V2))
         warmup = o.warmup_job(pipeline, recipe=o.RECIPE_V2, created=iso(now - timedelta(days=4)),
                               finished=iso(now - timedelta(days=4) + timedelta(minutes=2)))
         found.append(warmup)

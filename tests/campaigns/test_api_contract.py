@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from tests.campaigns.objects import PIPELINE_YAML_V2, pipeline_configmap
+from devstack.kube_samples import PIPELINE_YAML_V2, pipeline_configmap
 from tests.campaigns.test_kube import NS, campaign_pod
 from tests.campaigns.test_views import add_campaign, failed_pod, prepared_cluster
 

@@ -18,7 +18,7 @@ from campaigns.projection import (
     status_record_updates,
 )
 from campaigns.ranges import format_ranges, parse_ranges
-from tests.campaigns import objects as o
+from devstack import kube_samples as o
 
 
 def one(snapshot: Snapshot, name: str, now=o.NOW):

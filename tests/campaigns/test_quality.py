@@ -13,7 +13,7 @@ import pytest
 from campaigns import quality
 from campaigns.models import Campaign, Progress, Step, Volume
 from campaigns.progress import VolumeProgress
-from tests.campaigns.objects import PIPELINE_YAML_V2, pipeline_configmap
+from devstack.kube_samples import PIPELINE_YAML_V2, pipeline_configmap
 from tests.campaigns.test_kube import NS, campaign_pod
 from tests.campaigns.test_views import add_campaign, page_text, prepared_cluster
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from campaigns import redaction
 from campaigns.projection import project
 from campaigns.views import visible_campaigns
+from devstack import kube_samples as o
 from results.access import Access
-from tests.campaigns import objects as o
 from tests.campaigns.test_projection import _other_pending, one
 
 HIDDEN = ("parish-records-1870", "older-1880", "urgent-1900")

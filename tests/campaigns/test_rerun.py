@@ -10,7 +10,7 @@ import yaml
 
 from campaigns import rerun
 from campaigns.projection import parse_volumes_txt, project
-from tests.campaigns import objects
+from devstack import kube_samples as objects
 from tests.campaigns.test_kube import campaign_job, workload
 from tests.campaigns.test_views import failed_pod, page_text, prepared_cluster
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from campaigns.projection import project
 from campaigns.volume_list import Volumes, volume_lines
-from tests.campaigns import objects as o
+from devstack import kube_samples as o
 
 
 def parish():

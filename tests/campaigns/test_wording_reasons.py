@@ -10,7 +10,7 @@ from campaigns.projection import record_reason
 from campaigns.wording.reasons import REASON_WORDS
 from campaigns.wording.volumes import volume_sentence
 from campaigns.wording.words import stage_words
-from tests.campaigns import objects as o
+from devstack import kube_samples as o
 
 REASONS = {
     "config": VolumeReason(stage="config", permanent=True, error="S3_BUCKET is not set", kind="config"),

@@ -8,7 +8,7 @@ from campaigns import models
 from campaigns.models import Campaign, Counts
 from campaigns.projection import project_one
 from campaigns.wording.states import campaign_sentence
-from tests.campaigns import objects as o
+from devstack import kube_samples as o
 
 
 def test_running_campaign_sentence_counts_and_points_at_problems():

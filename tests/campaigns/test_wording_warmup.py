@@ -7,7 +7,7 @@ import pytest
 from campaigns import models
 from campaigns.models import VolumeReason, Warmup
 from campaigns.wording.warmup import warmup_sentence
-from tests.campaigns import objects as o
+from devstack import kube_samples as o
 
 
 def warmup(state: str, **kwargs) -> Warmup:

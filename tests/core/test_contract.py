@@ -6,8 +6,8 @@ from campaigns.projection import campaign_key as projection_campaign_key
 from campaigns.projection import parse_volumes_txt
 from campaigns.volume_list import volume_lines
 from core import contract, kubectl
+from devstack import kube_samples as o
 from results.volume_place import _fill_campaign, place_of_key
-from tests.campaigns import objects as o
 
 
 def test_a_part_has_at_most_six_digits_and_the_stem_as_its_campaign_label():
@@ -62,3 +62,9 @@ def test_kubectl_lines_name_the_namespace_only_when_there_is_one():
     assert kubectl.volume_commands("ns", "j", 3)[0] == (
         "kubectl -n ns get pods -l batch.kubernetes.io/job-name=j,batch.kubernetes.io/job-completion-index=3"
     )
+
+
+def test_a_record_whose_volumes_txt_is_not_text_holds_no_volumes():
+    for mangled in ([], {"a": 1}, 7, None):
+        assert len(volume_lines(mangled, 100)) == 0
+        assert parse_volumes_txt(mangled) == {}
