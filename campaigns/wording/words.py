@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from core.contract import part_of
+
 # How much of a raw error an archivist-facing sentence quotes; the detail keeps up to TEXT_LIMIT.
 QUOTE_LIMIT = 300
 
@@ -52,15 +54,13 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-_PART_RE = re.compile(r"^(.+)-part(\d{1,4})$")
-
-
 def campaign_label(job_name: str) -> str:
-    """A Job name as people know the campaign: ``poll-tax-1810-part2`` reads ``poll-tax-1810 (part 2)``."""
-    match = _PART_RE.match(job_name or "")
-    if not match:
+    """A Job name as people know the campaign: ``poll-tax-1810-part2`` reads ``poll-tax-1810 (part 2)``
+    (the part rule: ``core.contract.part_of``)."""
+    part = part_of(job_name)
+    if part is None:
         return job_name
-    return f"{match.group(1)} (part {int(match.group(2))})"
+    return f"{part[0]} (part {part[1]})"
 
 
 def campaign_names(job_names: list[str], most: int = 5) -> str:

@@ -68,3 +68,10 @@ def test_a_record_whose_volumes_txt_is_not_text_holds_no_volumes():
     for mangled in ([], {"a": 1}, 7, None):
         assert len(volume_lines(mangled, 100)) == 0
         assert parse_volumes_txt(mangled) == {}
+
+
+def test_the_wording_names_a_part_as_the_projection_groups_it():
+    from campaigns.wording.words import campaign_label
+
+    assert campaign_label("maps-1900-part12345") == "maps-1900 (part 12345)"
+    assert campaign_label("maps-1900-part1234567") == "maps-1900-part1234567"
