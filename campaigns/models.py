@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from campaigns.quality import VolumeQuality, volume_quality
+from campaigns.volume_list import Volumes
 from core import contract
 
 # Campaign phases as shown to people, and their machine form (CSS classes, filters).
@@ -351,8 +352,6 @@ class Campaign:
     sentence: Sentence | None = None
 
     def __post_init__(self):
-        from campaigns.volume_list import Volumes
-
         self.volumes = Volumes.of(self.volumes)
 
     @property

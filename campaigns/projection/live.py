@@ -50,10 +50,11 @@ from campaigns.projection.records import (
     read_record_info,
     record_reason,
 )
+from campaigns.projection.volume_parts import PartVolumes, volume_lines
 from campaigns.projection.volumes import MAX_VOLUMES_PER_JOB, volume_state
 from campaigns.projection.warmup import project_warmup
 from campaigns.ranges import parse_ranges
-from campaigns.volume_list import PartVolumes, Volumes, volume_lines
+from campaigns.volume_list import Volumes
 from campaigns.wording.queue import queue_sentence
 from campaigns.wording.states import campaign_sentence
 from campaigns.wording.volumes import volume_sentence
@@ -83,7 +84,7 @@ def _record_for(index: SnapshotIndex, job: dict) -> dict:
 
 def _project_part(snapshot: Snapshot, index: SnapshotIndex, job: dict, pipeline: str) -> _Part:
     """One Job's part of a campaign: objects only for its notable volumes (failed, or with pods);
-    done and pending ones stay index sets (`volume_list.PartVolumes`)."""
+    done and pending ones stay index sets (`volume_parts.PartVolumes`)."""
     name = name_of(job)
     status = as_dict(job.get("status"))
     completed = parse_ranges(status.get("completedIndexes"))

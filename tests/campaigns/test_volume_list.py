@@ -1,9 +1,10 @@
-"""campaigns.volume_list: a campaign's volumes with objects only for the notable ones."""
+"""campaigns.volume_list and projection.volume_parts: a campaign's volumes with objects only for the notable ones."""
 
 from __future__ import annotations
 
 from campaigns.projection import project
-from campaigns.volume_list import Volumes, volume_lines
+from campaigns.projection.volume_parts import volume_lines
+from campaigns.volume_list import Volumes
 from devstack import kube_samples as o
 
 

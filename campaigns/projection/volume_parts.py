@@ -1,0 +1,121 @@
+"""A live Job's volumes by its index sets: objects only for the notable ones, the rest made on demand.
+
+`VolumeLines` reads the campaign's ``volumes.txt`` once per text and a line when asked;
+`PartVolumes` is one Job's part of a campaign's `volume_list.Volumes`: it keeps the notable volumes
+(failed, or with pods) the projection made, and makes any other one, with its sentence, when a page
+asks for it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from campaigns.models import FINAL_PHASES, Volume, bounded
+from campaigns.wording.volumes import volume_sentence
+from core.contract import read_volume_line, volumes_txt_lines
+
+
+class VolumeLines:
+    """The lines of one ``volumes.txt`` (the grammar: ``core.contract.read_volume_line``), read on demand."""
+
+    def __init__(self, text: str, limit: int):
+        self.lines = volumes_txt_lines(text, limit)
+        self.malformed: frozenset[int] = frozenset(
+            i for i, line in enumerate(self.lines) if (read := read_volume_line(line)) is not None and read.malformed
+        )
+
+    def __len__(self) -> int:
+        """Up to the last line that holds a volume (trailing blank lines hold none)."""
+        for index in range(len(self.lines) - 1, -1, -1):
+            if self.lines[index].strip():
+                return index + 1
+        return 0
+
+    def has(self, index: int) -> bool:
+        return 0 <= index < len(self.lines) and bool(self.lines[index].strip())
+
+    def ident(self, index: int) -> str:
+        """The volume id of a line (bounded for a malformed one), or "" for none."""
+        read = read_volume_line(self.lines[index]) if self.has(index) else None
+        if read is None:
+            return ""
+        return bounded(read.id, 80) if read.malformed else read.id
+
+    def source(self, index: int) -> str:
+        read = read_volume_line(self.lines[index]) if self.has(index) else None
+        return bounded(read.source, 4000) if read is not None else ""
+
+
+def volume_lines(text: Any, limit: int) -> VolumeLines:
+    """Parsed once per distinct text (a campaign's list never changes while its Job lives); anything
+    but a string (a mangled record) holds no lines."""
+    return _volume_lines(text if isinstance(text, str) else "", limit)
+
+
+@lru_cache(maxsize=1024)
+def _volume_lines(text: str, limit: int) -> VolumeLines:
+    return VolumeLines(text, limit)
+
+
+class PartVolumes:
+    """The volumes of one Job: its notable ones as objects, the others by the Job's index sets."""
+
+    def __init__(
+        self,
+        *,
+        job: str,
+        namespace: str,
+        pipeline: str,
+        total: int,
+        completed: set[int],
+        phase: str,
+        lines: VolumeLines,
+        notable: dict[int, Volume],
+        retry_limit: int,
+    ):
+        self.job = job
+        self.namespace = namespace
+        self.pipeline = pipeline
+        self.total = total
+        self.completed = completed
+        self.final = phase in FINAL_PHASES
+        self.lines = lines
+        self.notable = notable
+        self.retry_limit = retry_limit
+        self.held = False  # the campaign is queued or paused (set by the projection, for sentences)
+
+    def state_of(self, position: int) -> str:
+        volume = self.notable.get(position)
+        if volume is not None:
+            return volume.state
+        if position in self.completed:
+            return "done"
+        if self.final or position in self.lines.malformed:
+            return "unknown"
+        return "pending"
+
+    def ident(self, position: int) -> str:
+        volume = self.notable.get(position)
+        if volume is not None:
+            return volume.id
+        return self.lines.ident(position) or f"index-{position}"
+
+    def volume(self, position: int) -> Volume:
+        volume = self.notable.get(position)
+        if volume is not None:
+            return volume
+        has_line = self.lines.has(position)
+        volume = Volume(
+            index=position,
+            id=self.lines.ident(position) or f"index-{position}",
+            source=self.lines.source(position),
+            job=self.job,
+            namespace=self.namespace,
+            pipeline=self.pipeline,
+            malformed=not has_line or position in self.lines.malformed,
+            retry_limit=self.retry_limit,
+            state=self.state_of(position),
+        )
+        volume.sentence = volume_sentence(volume, self.namespace, held=self.held)
+        return volume
