@@ -19,6 +19,8 @@ from campaigns.quality import CampaignQuality, campaign_quality
 from campaigns.wording import notes
 from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
 from campaigns.wording.volumes import NO_SENTENCE
+from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
+from core.kubectl import job_pods, kubectl
 
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
@@ -26,8 +28,6 @@ DONE_TALLY_MAX = 300  # a card adds up the pages of at most this many done volum
 DONE_ROWS_READS = 12  # done volumes' progress read per campaign page, for their failed pages
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
-JOB_NAME_LABEL = "batch.kubernetes.io/job-name"
-INDEX_LABEL = "batch.kubernetes.io/job-completion-index"
 
 
 # --- links ---------------------------------------------------------------------------------------
@@ -257,18 +257,20 @@ def operator_commands(campaign: Campaign) -> list[str]:
     commands = [command for sentence in reasons if sentence is not None for command in sentence.commands]
     for job in jobs:
         if not campaign.job_gone:
-            commands.append(f"kubectl -n {ns} get job {job}")
-            commands.append(f"kubectl -n {ns} get pods -l {JOB_NAME_LABEL}={job} -L {INDEX_LABEL}")
+            commands.append(kubectl("get", "job", job, namespace=ns))
+            commands.append(kubectl("get", "pods", "-l", job_pods(job), "-L", LABEL_COMPLETION_INDEX, namespace=ns))
     if campaign.job_uid:
-        commands.append(f"kubectl -n {ns} get workloads -l kueue.x-k8s.io/job-uid={campaign.job_uid}")
+        selector = f"{LABEL_WORKLOAD_JOB_UID}={campaign.job_uid}"
+        commands.append(kubectl("get", "workloads", "-l", selector, namespace=ns))
     if campaign.workload_name:
-        commands.append(f"kubectl -n {ns} describe workload {campaign.workload_name}")
+        commands.append(kubectl("describe", "workload", campaign.workload_name, namespace=ns))
     if campaign.cluster_queue_name:
-        commands.append(f"kubectl get clusterqueue {campaign.cluster_queue_name} -o yaml")
+        commands.append(kubectl("get", "clusterqueue", campaign.cluster_queue_name, "-o", "yaml"))
     if campaign.pipeline:
-        commands.append(f"kubectl -n {ns} get job htr-warmup-{campaign.pipeline}")
-        commands.append(f"kubectl -n {ns} logs job/htr-warmup-{campaign.pipeline} --tail=50")
-    commands.append(f"kubectl -n {ns} get configmap campaign-{jobs[0]} campaign-{jobs[0]}-status")
+        commands.append(kubectl("get", "job", f"htr-warmup-{campaign.pipeline}", namespace=ns))
+        commands.append(kubectl("logs", f"job/htr-warmup-{campaign.pipeline}", "--tail=50", namespace=ns))
+    records = (f"campaign-{jobs[0]}", f"campaign-{jobs[0]}-status")
+    commands.append(kubectl("get", "configmap", *records, namespace=ns))
     return list(dict.fromkeys(commands))
 
 

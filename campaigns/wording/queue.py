@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from campaigns.models import QueueState, Sentence, bounded
-from campaigns.wording.words import QUOTE_LIMIT, as_sentence, campaign_names, namespace_flag, plural
+from campaigns.wording.words import QUOTE_LIMIT, as_sentence, campaign_names, plural
+from core.kubectl import kubectl
 
 KNOWN_PRIORITY_CLASSES = ("htr-interactive", "htr-bulk", "htr-idle")
 # How a campaign the person may not see is named in its neighbours' queue sentences (campaigns.redaction).
@@ -65,16 +66,16 @@ def queue_sentence(queue: QueueState, namespace: str = "", job: str = "") -> Sen
 def _queue_commands(queue: QueueState, namespace: str) -> tuple[str, ...]:
     commands = []
     if queue.workload_name:
-        commands.append(f"kubectl {namespace_flag(namespace)}describe workload {queue.workload_name}")
+        commands.append(kubectl("describe", "workload", queue.workload_name, namespace=namespace))
     if queue.cluster_queue:
-        commands.append(f"kubectl get clusterqueue {queue.cluster_queue} -o yaml")
+        commands.append(kubectl("get", "clusterqueue", queue.cluster_queue, "-o", "yaml"))
     return tuple(commands)
 
 
 def _job_events(namespace: str, job: str) -> str:
     if job:
-        return f"kubectl {namespace_flag(namespace)}get events --field-selector involvedObject.name={job}"
-    return f"kubectl {namespace_flag(namespace)}get events --sort-by=.lastTimestamp"
+        return kubectl("get", "events", "--field-selector", f"involvedObject.name={job}", namespace=namespace)
+    return kubectl("get", "events", "--sort-by=.lastTimestamp", namespace=namespace)
 
 
 def _waiting(queue, namespace, job):
@@ -119,7 +120,7 @@ def _no_priority_class(queue, namespace, job):
         f"was made for it. It will not fix itself: set the campaign's priority to one of {known} (or leave it out) "
         "and apply again.",
         "bad",
-        ("kubectl get workloadpriorityclasses", _job_events(namespace, job)),
+        (kubectl("get", "workloadpriorityclasses"), _job_events(namespace, job)),
     )
 
 
@@ -128,13 +129,13 @@ def _kueue_silent(queue, namespace, job):
         "The queue has not acted on this campaign for some minutes: Kueue, the queueing system, may not be running. "
         "It starts by itself once Kueue works again; an operator should check whether Kueue is running.",
         "bad",
-        ("kubectl -n kueue-system get pods", _job_events(namespace, job)),
+        (kubectl("get", "pods", namespace="kueue-system"), _job_events(namespace, job)),
     )
 
 
 def _inadmissible(queue, namespace, job):
     said = f": {as_sentence(bounded(queue.message, QUOTE_LIMIT))}" if queue.message else "."
-    local = f"kubectl {namespace_flag(namespace)}get localqueue {queue.queue_name}" if queue.queue_name else ""
+    local = kubectl("get", "localqueue", queue.queue_name, namespace=namespace) if queue.queue_name else ""
     commands = tuple(c for c in (local, *_queue_commands(queue, namespace)) if c)
     return (
         f"The queue cannot admit this campaign{said} It stays queued until an operator fixes the queue "

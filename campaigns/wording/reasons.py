@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 
 from campaigns.models import Sentence, Volume, VolumeReason, bounded
-from campaigns.wording.words import QUOTE_LIMIT, human_age, lower_first, namespace_flag, stage_words
+from campaigns.wording.words import QUOTE_LIMIT, human_age, lower_first, stage_words
+from core.kubectl import kubectl
 
 FINAL_ADVICE = (
     "It has spent its retries and nothing will run it again in this campaign: "
@@ -227,9 +228,11 @@ def reason_detail(reason: VolumeReason, volume: Volume | None) -> str:
 def reason_commands(reason: VolumeReason, namespace: str) -> tuple[str, ...]:
     if not reason.pod_name:
         return ()
-    ns = namespace_flag(namespace)
-    container = f" -c {reason.container}" if reason.container else ""
-    return (f"kubectl {ns}logs {reason.pod_name}{container}", f"kubectl {ns}describe pod {reason.pod_name}")
+    container = ("-c", reason.container) if reason.container else ()
+    return (
+        kubectl("logs", reason.pod_name, *container, namespace=namespace),
+        kubectl("describe", "pod", reason.pod_name, namespace=namespace),
+    )
 
 
 _MARKER_RE = re.compile(r"no warm-up marker at (\S+) after (\d+)\s*s")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from campaigns.models import Sentence, Warmup, bounded
-from campaigns.wording.words import QUOTE_LIMIT, namespace_flag, trimmed_message
+from campaigns.wording.words import QUOTE_LIMIT, trimmed_message
+from core.kubectl import job_pods, kubectl
 
-_LOOK = ("kubectl {ns}get job {job}", "kubectl {ns}logs job/{job} --tail=50")
+# kubectl lines as the words after ``kubectl [-n <namespace>]``, templates over the warm-up Job.
+_LOOK = (("get", "job", "{job}"), ("logs", "job/{job}", "--tail=50"))
 
 # States that say the same whatever the warm-up's message: text, kubectl lines, tone (templates
-# over the pipeline, the warm-up Job and the namespace flag).
+# over the pipeline and the warm-up Job).
 _STATE_WORDS = {
     "succeeded": ("The model cache for {pipeline} is ready.", (), "ok"),
     "running": (
@@ -19,14 +21,14 @@ _STATE_WORDS = {
     "pending": (
         "The model cache warm-up for {pipeline} has not started yet. Volumes wait for it (up to 15 minutes) and "
         "start by themselves once it is done; if it does not start, an operator should look at the warm-up Job.",
-        ("kubectl {ns}describe job {job}",),
+        (("describe", "job", "{job}"),),
         "idle",
     ),
     "missing": (
         "There is no model cache warm-up for {pipeline}. If its cache was not filled before, its volumes wait for "
         "a marker nobody writes and give up after 15 minutes. Applying the campaigns again creates the warm-up "
         "Job {job}.",
-        ("kubectl {ns}get jobs -l app=htrflow-warmup",),
+        (("get", "jobs", "-l", "app=htrflow-warmup"),),
         "warn",
     ),
 }
@@ -38,7 +40,7 @@ def warmup_sentence(warmup: Warmup, namespace: str = "") -> Sentence:
     names = {
         "pipeline": warmup.pipeline or "this pipeline",
         "job": warmup.job_name or f"htr-warmup-{warmup.pipeline}",
-        "ns": namespace_flag(namespace),
+        "namespace": namespace,
     }
     detail = _detail(warmup, names["job"])
     if warmup.state == "succeeded" and warmup.marker_missing:
@@ -49,7 +51,7 @@ def warmup_sentence(warmup: Warmup, namespace: str = "") -> Sentence:
     return Sentence(
         text.format_map(names),
         detail=detail,
-        commands=tuple(command.format_map(names) for command in commands),
+        commands=_commands(commands, names),
         tone=tone,
     )
 
@@ -65,12 +67,17 @@ def _detail(warmup: Warmup, job: str) -> str:
     return ", ".join(parts)
 
 
+def _commands(templates, names: dict[str, str]) -> tuple[str, ...]:
+    namespace = names["namespace"]
+    return tuple(kubectl(*(word.format_map(names) for word in words), namespace=namespace) for words in templates)
+
+
 def _look(names: dict[str, str]) -> tuple[str, ...]:
-    return tuple(command.format_map(names) for command in _LOOK)
+    return _commands(_LOOK, names)
 
 
 def _marker_missing(warmup: Warmup, names: dict[str, str], detail: str) -> Sentence:
-    pipeline, job, ns = names["pipeline"], names["job"], names["ns"]
+    pipeline, job, namespace = names["pipeline"], names["job"], names["namespace"]
     return Sentence(
         f"The model cache warm-up for {pipeline} finished, yet campaign pods did not find its marker "
         f"{warmup.marker_path}. Usually the warm-up Job runs with a different runtimeClassName, nodeSelector or "
@@ -78,13 +85,13 @@ def _marker_missing(warmup: Warmup, names: dict[str, str], detail: str) -> Sente
         f"This does not fix itself: an operator should fix that, delete the finished warm-up Job {job} by hand "
         "and apply again.",
         detail=detail,
-        commands=(*_look(names), f"kubectl {ns}delete job {job}"),
+        commands=(*_look(names), kubectl("delete", "job", job, namespace=namespace)),
         tone="bad",
     )
 
 
 def _failed(warmup: Warmup, names: dict[str, str], detail: str) -> Sentence:
-    pipeline, job, ns = names["pipeline"], names["job"], names["ns"]
+    pipeline, job, namespace = names["pipeline"], names["job"], names["namespace"]
     message = trimmed_message(warmup.message, QUOTE_LIMIT)
     said = f": {message.rstrip('.')}" if message else ""
     if warmup.reason is not None and warmup.reason.permanent is False:
@@ -100,8 +107,15 @@ def _failed(warmup: Warmup, names: dict[str, str], detail: str) -> Sentence:
         detail=f"{detail}: {bounded(warmup.message)}" if warmup.message else detail,
         commands=(
             *_look(names),
-            f"kubectl {ns}get pods -l batch.kubernetes.io/job-name={job} "
-            "-o jsonpath='{.items[*].status.containerStatuses[*].state.terminated.message}'",
+            kubectl(
+                "get",
+                "pods",
+                "-l",
+                job_pods(job),
+                "-o",
+                "jsonpath='{.items[*].status.containerStatuses[*].state.terminated.message}'",
+                namespace=namespace,
+            ),
         ),
         tone="bad",
     )

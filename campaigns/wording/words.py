@@ -45,11 +45,6 @@ def human_age(seconds: float | None) -> str:
     return f"{seconds // 86400} d"
 
 
-def namespace_flag(namespace: str) -> str:
-    """The ``-n <namespace> `` part of a kubectl command."""
-    return f"-n {namespace} " if namespace else ""
-
-
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 

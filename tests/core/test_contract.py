@@ -75,3 +75,19 @@ def test_the_wording_names_a_part_as_the_projection_groups_it():
 
     assert campaign_label("maps-1900-part12345") == "maps-1900 (part 12345)"
     assert campaign_label("maps-1900-part1234567") == "maps-1900-part1234567"
+
+
+def test_kubectl_lines_are_built_only_by_core_kubectl():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    builders = []
+    for package in ("campaigns", "results", "htrbrowser"):
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                first = node.values[0] if isinstance(node, ast.JoinedStr) and node.values else node
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    if first.value.startswith("kubectl "):
+                        builders.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert builders == []
