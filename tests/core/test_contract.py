@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from campaigns.projection import campaign_key as projection_campaign_key
 from campaigns.projection import parse_volumes_txt
-from campaigns.volume_list import volume_lines
+from campaigns.projection.volume_parts import volume_lines
 from core import contract, kubectl
 from devstack import kube_samples as o
 from results.volume_place import _fill_campaign, place_of_key
