@@ -42,9 +42,15 @@ redis:
 		fi; \
 	fi
 
+# Tests run in parallel (pytest-xdist): most of them wait on sockets, browsers and subprocesses, so on
+# two cores 4 workers finish sooner than 2. Each worker runs its tests in file order (the default
+# `--dist load`), which tests/devstack/test_scene.py's shared stack relies on; `make test
+# TEST_WORKERS=0` runs everything in one process.
+TEST_WORKERS ?= 4
+
 test: $(STAMP) browser redis
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

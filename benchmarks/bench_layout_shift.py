@@ -10,7 +10,7 @@ at most 5 s long), as Core Web Vitals count CLS. The existing front end holds it
 
 Run with `.venv/bin/python -m pytest benchmarks/bench_layout_shift.py -s` (part of `make bench`).
 It prints one line per page, width and scroll position, with the elements that moved most and
-when the benchmark's own happenings were.
+when the benchmark's own happenings were, and fails the case whose worst window is over the limit.
 """
 
 from __future__ import annotations
@@ -203,3 +203,6 @@ def test_layout_shift_while_the_scene_moves(scene, live_server, watcher, which, 
     for shift in window:
         print(f"    at {shift['at'] / 1000:5.1f} s  {shift['value']:.4f}")
     print("    (" + "; ".join(f"{name} at {at / 1000:.1f} s" for name, at in events) + ")")
+    assert worst <= LIMIT, (
+        f"CLS {worst:.4f} on {which} at {width} px, {position}, over the limit {LIMIT}; moved most: {top}"
+    )

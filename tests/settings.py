@@ -10,10 +10,15 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "test-secret-key-that-is-long-enough-
 os.environ.setdefault("HTRFLOW_HTTPS", "false")
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 # The failed-login counts of this run, in a folder of its own: the default (the machine's temporary
-# folder) would be shared with every other test run and demo on the machine.
-if "HTRFLOW_STATE_DIR" not in os.environ:
-    _STATE_DIR = tempfile.mkdtemp(prefix="htrbrowser-test-state-")
+# folder) would be shared with every other test run and demo on the machine. Each pytest-xdist worker
+# makes its own as well (workers inherit the controller's environment, and one worker's
+# `ratelimit.reset()` must not clear counts another worker's test is making); processes a test starts
+# inherit their worker's.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if "HTRFLOW_STATE_DIR" not in os.environ or os.environ.get("HTRFLOW_TEST_STATE_WORKER", _WORKER) != _WORKER:
+    _STATE_DIR = tempfile.mkdtemp(prefix=f"htrbrowser-test-state-{_WORKER}-" if _WORKER else "htrbrowser-test-state-")
     os.environ["HTRFLOW_STATE_DIR"] = _STATE_DIR
+    os.environ["HTRFLOW_TEST_STATE_WORKER"] = _WORKER
     atexit.register(shutil.rmtree, _STATE_DIR, ignore_errors=True)
 
 from htrbrowser.settings import *  # noqa: E402,F403

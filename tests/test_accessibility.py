@@ -18,6 +18,21 @@ WIDTHS = (1400, 390)
 SCHEMES = ("light", "dark")
 
 
+PAGES = (
+    "list",
+    "list searched for a volume",
+    "campaign with failed volumes",
+    "finished campaign",
+    "failed volume's log",
+    "done volume's log with summary",
+    "log search results",
+    "ALTO page",
+    "failed page without ALTO",
+    "refused address",
+    "unknown campaign",
+)
+
+
 def addresses(scene, live_server) -> dict[str, str]:
     """One address of every kind of page, on the demo scene."""
     where, results = scene.scene.where, scene.results_url
@@ -31,7 +46,7 @@ def addresses(scene, live_server) -> dict[str, str]:
     alto = quote(f"{results}/{cj.alto_key(where.namespace, finished.pipeline.id, done.id, 1)}", safe="")
     missing = quote(f"{results}/{cj.alto_key(where.namespace, parish.pipeline.id, failed.id, 12)}", safe="")
     base = live_server.url
-    return {
+    found = {
         "list": f"{base}/",
         "list searched for a volume": f"{base}/?q={quote(failed.id)}",
         "campaign with failed volumes": f"{base}/campaigns/{where.namespace}/{parish.name}",
@@ -44,6 +59,8 @@ def addresses(scene, live_server) -> dict[str, str]:
         "refused address": f"{base}/log?log=" + quote("https://elsewhere.example/x.txt", safe=""),
         "unknown campaign": f"{base}/campaigns/{where.namespace}/no-such-campaign",
     }
+    assert tuple(found) == PAGES  # every kind of page is a case of its own below
+    return found
 
 
 def violations_of(page) -> list[str]:
@@ -52,32 +69,28 @@ def violations_of(page) -> list[str]:
     return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes'][:3]]}" for v in found]
 
 
-def test_axe_finds_no_wcag_22_aa_violation_on_any_page(logged_in, scene, live_server):
+# One case per page, width and scheme, so the cases spread over the test workers.
+@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_axe_finds_no_wcag_22_aa_violation_on_any_page(logged_in, scene, live_server, scheme, width, name):
     page = logged_in
-    pages = addresses(scene, live_server)
-    problems = {}
-    for scheme in SCHEMES:
-        page.emulate_media(color_scheme=scheme)
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            for name, url in pages.items():
-                page.goto(url)
-                page.wait_for_load_state("load")
-                # what is folded away is checked too: operator details, their copy buttons, facts
-                page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-                found = violations_of(page)
-                if found:
-                    problems[f"{name} at {width} px, {scheme}"] = found
-    assert problems == {}
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(addresses(scene, live_server)[name])
+    page.wait_for_load_state("load")
+    # what is folded away is checked too: operator details, their copy buttons, facts
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    assert violations_of(page) == [], f"{name} at {width} px, {scheme}"
 
 
-def test_axe_finds_no_violation_on_the_login_page(page, live_server, scene, session_key_file):
-    for scheme in SCHEMES:
-        page.emulate_media(color_scheme=scheme)
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            page.goto(f"{live_server.url}/login")
-            assert violations_of(page) == [], f"login at {width} px, {scheme}"
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_axe_finds_no_violation_on_the_login_page(page, live_server, scene, session_key_file, scheme, width):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_server.url}/login")
+    assert violations_of(page) == [], f"login at {width} px, {scheme}"
 
 
 CONTRAST = """

@@ -62,14 +62,8 @@ def test_the_command_trusts_no_forwarded_header_of_its_own():
     assert command[command.index("--forwarded-allow-ips") + 1] == ""
 
 
-def test_forwarded_https_from_loopback_without_trusted_hops_sets_no_secure_cookie(serve, store_double):
-    base, _ = serve(
-        HTRFLOW_HTTPS="false",
-        HTRFLOW_TRUSTED_HOPS="0",
-        S3_ENDPOINT=store_double.endpoint,
-        S3_BUCKET=store_double.bucket,
-        HTRFLOW_RESULTS_NAMESPACE=store_double.namespace,
-    )
+def test_forwarded_https_from_loopback_without_trusted_hops_sets_no_secure_cookie(plain_gunicorn, store_double):
+    base = plain_gunicorn  # plain http, HTRFLOW_TRUSTED_HOPS=0, against the store double
     account = store_double.accounts["full"]
     # A proxy in the same pod (oauth2-proxy, a port-forward) reaches gunicorn from 127.0.0.1.
     response = requests.post(
@@ -85,8 +79,8 @@ def test_forwarded_https_from_loopback_without_trusted_hops_sets_no_secure_cooki
     assert "__Host-" not in set_cookie
 
 
-def test_a_script_name_header_gets_no_500(serve):
-    base, _ = serve(HTRFLOW_HTTPS="false")
+def test_a_script_name_header_gets_no_500(plain_gunicorn):
+    base = plain_gunicorn
     for path in ("/login", "/healthz", "/static/css/app.css"):
         response = requests.get(base + path, headers={"SCRIPT_NAME": "/elsewhere"}, timeout=5, allow_redirects=False)
         assert response.status_code < 500, (path, response.status_code)

@@ -16,8 +16,8 @@ def test_the_health_check_answers_over_plain_http_even_with_https_on(gunicorn):
     assert requests.get(base + "/", timeout=5, allow_redirects=False).status_code == 301
 
 
-def test_whitenoise_serves_collected_static_files_with_long_caching(gunicorn):
-    base = gunicorn(HTRFLOW_HTTPS="false")
+def test_whitenoise_serves_collected_static_files_with_long_caching(plain_gunicorn):
+    base = plain_gunicorn
     login = requests.get(base + "/login", timeout=5)
     assert login.status_code == 200
     stylesheet = next(part.split('"')[0] for part in login.text.split('href="')[1:] if "app." in part)

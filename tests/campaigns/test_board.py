@@ -100,10 +100,20 @@ def test_a_pod_that_succeeds_leaves_the_list_it_no_longer_matches(cluster):
 def test_managed_fields_are_not_kept(cluster):
     pod = campaign_pod("campaign-000", 1)
     pod["metadata"]["managedFields"] = [{"manager": "kubelet", "operation": "Update", "fieldsV1": {"f:status": {}}}]
+    pod["metadata"]["annotations"] = {"tests/put": "with-managed-fields"}  # tells this pod from the one it replaces
     load_campaigns(cluster, 1)
+    board.reading(NS)
     cluster.put(pod)
-    reading = board.settle(NS)
-    assert all("managedFields" not in p["metadata"] for p in reading.snapshot.pods)
+    name = pod["metadata"]["name"]
+    assert "managedFields" in cluster.get("v1", "Pod", NS, name)["metadata"]  # the API serves them
+
+    def ours():
+        found = [p for p in board.settle(NS).snapshot.pods if p["metadata"]["name"] == name]
+        return found if found and (found[0]["metadata"].get("annotations") or {}).get("tests/put") else None
+
+    (kept,) = eventually(ours)
+    assert "managedFields" not in kept["metadata"]
+    assert all("managedFields" not in p["metadata"] for p in board.reading(NS).snapshot.pods)
 
 
 def test_a_version_too_old_for_the_server_means_listing_again(cluster):

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from campaigns import overview
 from campaigns.projection import project, sort_campaigns
 from tests.campaigns import objects as o
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def campaigns():
@@ -73,4 +80,21 @@ def test_what_a_poll_sends_back_is_parsed_and_anything_malformed_dropped():
 
 def test_fingerprints_differ_when_what_is_shown_differs():
     assert overview.fingerprint("<li>a</li>") != overview.fingerprint("<li>b</li>")
-    assert overview.fingerprint("<li>a</li>") == overview.fingerprint("<li>a</li>")
+
+
+def test_equal_html_made_apart_has_one_fingerprint_in_every_process():
+    """A tab's poll may reach another worker or replica, which renders the line anew: equal HTML must
+    give one fingerprint there too (not one of the string object, nor of a hash salted per process),
+    and it must come back unchanged through a poll's `row:ns/name:digest:1`."""
+    here = "".join(["<li>", "a", "</li>"])
+    there = "<li>a</li>"
+    assert here == there and here is not there
+    assert overview.fingerprint(here) == overview.fingerprint(there)
+    program = "import sys; from campaigns.overview import fingerprint; print(fingerprint(sys.argv[1]))"
+    elsewhere = subprocess.run(
+        [sys.executable, "-c", program, there], cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "random"},
+        capture_output=True, text=True, check=True, timeout=60,
+    )
+    assert elsewhere.stdout.strip() == overview.fingerprint(here)
+    (shown,) = overview.parse_shown([f"row:htr-batch/a:{overview.fingerprint(here)}:1"])
+    assert shown.digest == overview.fingerprint(there)

@@ -624,26 +624,27 @@ def wait_for_health(process, port: int, lines: list[str]) -> None:
     pytest.fail("the demo did not answer /healthz within 2 minutes:\n" + "".join(lines))
 
 
-def test_make_demo_starts_prints_the_logins_and_stops_on_ctrl_c_then_on_sigterm():
+# One demo per stop signal, as separate cases, so the two start-ups run side by side on test workers.
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_make_demo_starts_prints_the_logins_and_stops_on_ctrl_c_and_on_sigterm(stop_signal):
     from devstack.store import DEMO_LOGINS
 
-    for stop_signal in (signal.SIGINT, signal.SIGTERM):
-        port = free_port()
-        process, lines = start_demo(port)
-        try:
-            wait_for_health(process, port, lines)
-            output = "".join(lines)
-            for username, password in DEMO_LOGINS.values():
-                assert username in output and password in output
-            assert f"http://127.0.0.1:{port}/" in output
-            process.send_signal(stop_signal)
-            assert process.wait(timeout=60) == 0
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-        assert port_is_free(port)
-        assert "Traceback" not in "".join(lines)
+    port = free_port()
+    process, lines = start_demo(port)
+    try:
+        wait_for_health(process, port, lines)
+        output = "".join(lines)
+        for username, password in DEMO_LOGINS.values():
+            assert username in output and password in output
+        assert f"http://127.0.0.1:{port}/" in output
+        process.send_signal(stop_signal)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert port_is_free(port)
+    assert "Traceback" not in "".join(lines)
 
 
 def test_make_demo_on_a_taken_port_says_so_in_one_sentence():

@@ -19,9 +19,8 @@ def htmx_login(base, account, next_path):
         )
 
 
-def test_an_htmx_login_whose_next_holds_a_line_separator_logs_in_through_gunicorn(gunicorn, store):
-    base = gunicorn(S3_ENDPOINT=store.endpoint, S3_BUCKET=store.bucket, HTRFLOW_RESULTS_NAMESPACE=store.namespace,
-                    HTRFLOW_HTTPS="false")
+def test_an_htmx_login_whose_next_holds_a_line_separator_logs_in_through_gunicorn(plain_gunicorn, store):
+    base = plain_gunicorn  # plain http, against the store double
     answer = htmx_login(base, store.accounts["full"], "/campaigns/htr-batch/a\u2028b")
     assert answer.status_code == 200, answer.text[:300]
     assert answer.headers["HX-Redirect"] == "/campaigns/htr-batch/a%E2%80%A8b"

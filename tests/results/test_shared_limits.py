@@ -176,7 +176,7 @@ def two_processes(request, gunicorn, store, tmp_path):
         S3_ENDPOINT=store.endpoint, S3_BUCKET=store.bucket, HTRFLOW_RESULTS_NAMESPACE=store.namespace,
         HTRFLOW_HTTPS="false", HTRFLOW_TRUSTED_HOPS="1", **shared,
     )
-    yield gunicorn(collect_static=False, **common), gunicorn(collect_static=False, **common)
+    yield gunicorn.many(2, collect_static=False, **common)
     for browser in _connections.values():
         browser.close()
     _connections.clear()
