@@ -213,7 +213,14 @@ def read_progress(
     report.reads = len(to_read) + len(to_refresh)
     _refresh_in_background(reader, person, to_refresh)
     answers.update(_read_in_parallel(reader, person, to_read))
-    for key in wanted:
+    _fill(report, wanted, answers, now)
+    return report
+
+
+def _fill(report: ProgressReport, keys: list[str], answers: dict[str, tuple[str, object]], now: datetime) -> None:
+    """Each key's progress or outcome (a key no read reached was not asked); the card says the first
+    outcome that keeps a whole card's progress from being read."""
+    for key in keys:
         outcome, data = answers.get(key, (NOT_ASKED, None))
         progress = progress_from_json(data, now) if outcome == "" else None
         if outcome == "" and progress is None:
@@ -221,7 +228,6 @@ def read_progress(
         report.by_key[key] = VolumeProgress(progress, outcome)
         if outcome in CARD_OUTCOMES and not report.card_outcome:
             report.card_outcome = outcome
-    return report
 
 
 def _claim(person: str, keys: list[str]) -> list[str]:
