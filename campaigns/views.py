@@ -32,8 +32,9 @@ from campaigns.cards import (
 )
 from campaigns.models import Campaign, bounded
 from campaigns.quality import pages_to_check
+from campaigns.wording.banners import namespace_problem
 from campaigns.wording.lists import volume_state_choices
-from htrbrowser import metrics
+from core import metrics
 from results.access import Access
 
 DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
@@ -83,8 +84,7 @@ def read_cluster(request, now, namespaces: list[str] | None = None) -> ClusterSt
         try:
             reading = kube.read_namespace(namespace)
         except kube.ClusterUnavailable as trouble:
-            prefix = f"Namespace {namespace}: " if len(served_namespaces()) > 1 else ""
-            state.problems.append(prefix + trouble.sentence)
+            state.problems.append(namespace_problem(namespace, trouble.sentence, len(served_namespaces()) > 1))
             continue
         state.readings.append(reading)
         state.campaigns.extend(visible_campaigns(reading.campaigns, allowed))

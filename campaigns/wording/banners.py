@@ -1,4 +1,5 @@
-"""The banner over a page that shows an older state of the cluster: since when, and why.
+"""The banners over a page: an older state of the cluster shown (since when, and why), and a
+namespace that could not be read at all.
 
 The causes are ``campaigns.kube``'s (``REFUSED``, ``THROTTLED``, ``SLOW``, ``BROKEN``; any other
 reads as unreachable); they are spelled out here so wording needs nothing but the standard library.
@@ -28,3 +29,8 @@ def stale_banner(since: datetime, now: datetime | None = None, cause: str = "unr
         f"{opening}. What you see is the last state read before then; "
         "it will update by itself once the cluster answers."
     )
+
+
+def namespace_problem(namespace: str, sentence: str, several: bool) -> str:
+    """Why a namespace could not be read; named when the site shows several."""
+    return f"Namespace {namespace}: {sentence}" if several else sentence

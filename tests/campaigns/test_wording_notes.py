@@ -65,3 +65,8 @@ def test_the_banner_has_an_opening_for_each_cause_the_cluster_reader_gives():
     assert len(openings) == len(causes)
     assert set(banners._OPENINGS) == set(causes)
     assert banners.stale_banner(since, since, kube.NOT_CONNECTED).startswith("Could not reach the cluster")
+
+
+def test_a_namespace_that_cannot_be_read_is_named_only_among_several():
+    assert banners.namespace_problem("htr-batch", "Refused.", several=True) == "Namespace htr-batch: Refused."
+    assert banners.namespace_problem("htr-batch", "Refused.", several=False) == "Refused."
