@@ -799,16 +799,23 @@ def campaign_pod(
     *,
     suffix: str = "abcde",
     phase: str = "Running",
-    created: str = POD_CREATED,
+    created: datetime | str = POD_CREATED,
+    started: datetime | str | None = None,
     failure_count: int = 0,
     wrapper: dict | None = None,
     init: dict | None = None,
     reason: str | None = None,
     message: str | None = None,
+    conditions: list[dict] | None = None,
     uid: str = RUNNING_UID,
+    workload: str = "",
+    node: str = "gpu-node-01",
 ) -> dict:
-    """A campaign pod of ``job`` at ``index``; ``wrapper`` / ``init`` are container status bodies."""
-    status: dict = {"phase": phase, "startTime": created}
+    """A campaign pod of ``job`` at ``index``; ``wrapper`` / ``init`` are container status bodies
+    (a finished warmup-wait and a running wrapper unless given)."""
+    created = iso(created)
+    name = f"{job}-{index}-{suffix}"
+    status: dict = {"phase": phase, "startTime": iso(started) if started is not None else created}
     if reason:
         status["reason"] = reason
     if message:
@@ -831,13 +838,19 @@ def campaign_pod(
             **(wrapper or {"state": {"running": {"startedAt": created}}}),
         }
     ]
+    if conditions is not None:
+        status["conditions"] = conditions
+    annotations = {LABEL_COMPLETION_INDEX: str(index), ANNOTATION_INDEX_FAILURE_COUNT: str(failure_count)}
+    if workload:
+        annotations[KUEUE + "workload"] = workload
     return {
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {
-            "name": f"{job}-{index}-{suffix}",
+            "name": name,
             "generateName": f"{job}-{index}-",
             "namespace": NAMESPACE,
+            "uid": stable_uid("pod", name),
             "creationTimestamp": created,
             "labels": {
                 "app": "htrflow-batch",
@@ -846,14 +859,21 @@ def campaign_pod(
                 LABEL_JOB_NAME: job,
                 "controller-uid": uid,
                 "job-name": job,
+                KUEUE + "podset": "main",
             },
-            "annotations": {
-                LABEL_COMPLETION_INDEX: str(index),
-                ANNOTATION_INDEX_FAILURE_COUNT: str(failure_count),
-            },
-            "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": job, "uid": uid, "controller": True}],
+            "annotations": annotations,
+            "ownerReferences": [_owner("batch/v1", "Job", job, uid)],
         },
-        "spec": {"restartPolicy": "Never", "nodeName": "gpu-node-01"},
+        "spec": {
+            "hostname": f"{job}-{index}",
+            "subdomain": job,
+            "restartPolicy": "Never",
+            "activeDeadlineSeconds": MAX_SECONDS,
+            "nodeName": node,
+            "runtimeClassName": "nvidia",
+            "initContainers": [{"name": "warmup-wait", "image": WRAPPER_IMAGE}],
+            "containers": [{"name": "wrapper", "image": WRAPPER_IMAGE}],
+        },
         "status": status,
     }
 

@@ -165,24 +165,9 @@ def add_pod(
     """
     attempt = len(volume.pods)
     failures_before = sum(1 for pod in volume.pods if not _disrupted(pod) and pod["status"]["phase"] == "Failed")
-    name = f"{campaign.name}-{volume.index}-{k.stable_suffix(campaign.name, str(volume.index), str(attempt))}"
     ended = ended or created + timedelta(minutes=3)
     started = created + timedelta(seconds=2)
     wrapper_started = started + timedelta(seconds=3)
-    labels = {
-        "app": "htrflow-batch",
-        "batch.kubernetes.io/controller-uid": campaign.uid,
-        "batch.kubernetes.io/job-completion-index": str(volume.index),
-        "batch.kubernetes.io/job-name": campaign.name,
-        "controller-uid": campaign.uid,
-        "job-name": campaign.name,
-        k.KUEUE + "podset": "main",
-    }
-    annotations = {
-        "batch.kubernetes.io/job-completion-index": str(volume.index),
-        "batch.kubernetes.io/job-index-failure-count": str(failures_before),
-        k.KUEUE + "workload": campaign.workload_name,
-    }
     init_done = {
         "terminated": {
             "exitCode": 0,
@@ -275,43 +260,24 @@ def add_pod(
             imageID=k.WRAPPER_IMAGE if container.get("started") or "terminated" in container["state"] else "",
             restartCount=0,
         )
-    status["initContainerStatuses"] = [init]
-    status["containerStatuses"] = [wrapper]
-    status["conditions"] = [_pod_condition(kind_, value, created) for kind_, value in conditions]
-    pod = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "generateName": f"{campaign.name}-{volume.index}-",
-            "namespace": k.NAMESPACE,
-            "uid": k.stable_uid("pod", name),
-            "creationTimestamp": k.iso(created),
-            "labels": labels,
-            "annotations": annotations,
-            "ownerReferences": [
-                {
-                    "apiVersion": "batch/v1",
-                    "kind": "Job",
-                    "name": campaign.name,
-                    "uid": campaign.uid,
-                    "controller": True,
-                    "blockOwnerDeletion": True,
-                }
-            ],
-        },
-        "spec": {
-            "hostname": f"{campaign.name}-{volume.index}",
-            "subdomain": campaign.name,
-            "restartPolicy": "Never",
-            "activeDeadlineSeconds": k.MAX_SECONDS,
-            "nodeName": NODES[(volume.index + attempt) % len(NODES)],
-            "runtimeClassName": "nvidia",
-            "initContainers": [{"name": "warmup-wait", "image": k.WRAPPER_IMAGE}],
-            "containers": [{"name": "wrapper", "image": k.WRAPPER_IMAGE}],
-        },
-        "status": status,
-    }
+    conditions = [_pod_condition(kind_, value, created) for kind_, value in conditions]
+    pod = k.campaign_pod(
+        campaign.name,
+        volume.index,
+        suffix=k.stable_suffix(campaign.name, str(volume.index), str(attempt)),
+        phase=status["phase"],
+        created=created,
+        started=status["startTime"],
+        failure_count=failures_before,
+        init=init,
+        wrapper=wrapper,
+        reason=status.get("reason"),
+        message=status.get("message"),
+        conditions=conditions,
+        uid=campaign.uid,
+        workload=campaign.workload_name,
+        node=NODES[(volume.index + attempt) % len(NODES)],
+    )
     volume.pods.append(pod)
     return pod
 

@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from benchmarks.archive.realistic import filled_template, managed, pod_as_served, with_managed_fields
 from devstack import content_json as cj
 from devstack import kube_samples as o
-from devstack.scene_kube import index_ranges, priority_class
+from devstack.scene_kube import index_ranges, priority_class, stable_uid
 
 CAMPAIGNS = 40
 VOLUMES = 5000
@@ -126,6 +126,7 @@ class PodFactory:
         ):
             text = text.replace(placeholder, value)
         pod = json.loads(text)
+        pod["metadata"]["uid"] = stable_uid("pod", pod["metadata"]["name"])
         if kind == "running" and index in campaign.retrying:
             pod["metadata"]["annotations"]["batch.kubernetes.io/job-index-failure-count"] = "1"
         return pod
