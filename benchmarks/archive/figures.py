@@ -20,10 +20,10 @@ from kubernetes import client
 from benchmarks.archive.app import App
 from benchmarks.archive.servers import Servers
 from benchmarks.archive.tabs import parse, run_tabs
+from campaigns import kube
 from devstack.store import DEMO_LOGINS
 
 NS = "htr-batch"
-H = "htrflow.riksarkivet.se/"
 PAGE_SIZE = 500
 TIMEOUT = (10, 60)
 RAW_REPEATS, RAW_BUDGET = 3, 20.0  # at most 3 samples, no new one after 20 s
@@ -34,14 +34,14 @@ STEADY_FROM = 20.0  # seconds into the one-tab run: steady state is measured aft
 CYCLE = 5.0
 KUEUE = ("kueue.x-k8s.io", "v1beta2")
 
-# The list calls of one snapshot as campaigns/kube.py makes them today (paths, selectors, pages of 500).
+# The list calls of one snapshot as campaigns/kube.py makes them (its selectors; paths, pages of 500).
 SNAPSHOT_LISTS = (
-    ("jobs (campaigns)", "jobs", f"app=htrflow-batch,{H}managed-by=converter", None),
-    ("jobs (warm-ups)", "jobs", "app=htrflow-warmup", None),
-    ("configmaps (campaign records)", "configmaps", f"{H}campaign,{H}kind!=status", None),
-    ("configmaps (status records)", "configmaps", f"{H}kind=status", None),
-    ("configmaps (pipelines)", "configmaps", f"{H}pipeline,!{H}campaign", None),
-    ("pods", "pods", "batch.kubernetes.io/job-name,app in (htrflow-batch,htrflow-warmup)", "status.phase!=Succeeded"),
+    ("jobs (campaigns)", "jobs", kube.CAMPAIGN_JOBS, None),
+    ("jobs (warm-ups)", "jobs", kube.WARMUP_JOBS, None),
+    ("configmaps (campaign records)", "configmaps", kube.CAMPAIGN_RECORDS, None),
+    ("configmaps (status records)", "configmaps", kube.STATUS_RECORDS, None),
+    ("configmaps (pipelines)", "configmaps", kube.PIPELINE_CONFIGMAPS, None),
+    ("pods", "pods", kube.JOB_PODS, kube.UNFINISHED_PODS),
     ("workloads", "workloads", None, None),
     ("localqueues", "localqueues", None, None),
     ("clusterqueues", "clusterqueues", None, None),
