@@ -26,7 +26,7 @@ from django.utils import timezone
 from campaigns import informer, kube
 from campaigns.models import Campaign, Snapshot
 from campaigns.wording.banners import stale_banner
-from htrbrowser import metrics
+from core import metrics
 
 log = logging.getLogger(__name__)
 

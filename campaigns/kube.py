@@ -24,8 +24,8 @@ from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from core import metrics
 from core.contract import LABEL_CAMPAIGN, LABEL_JOB_NAME, LABEL_KIND, LABEL_MANAGED_BY, LABEL_PIPELINE
-from htrbrowser import metrics
 
 log = logging.getLogger(__name__)
 

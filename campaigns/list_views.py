@@ -24,7 +24,7 @@ from campaigns import cards as card_builder
 from campaigns import overview
 from campaigns.views import ClusterState, read_cluster, served_namespaces
 from campaigns.wording.lists import NEW_ROWS_NOTICE, attention_announcement
-from htrbrowser import metrics
+from core import metrics
 
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30

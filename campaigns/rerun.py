@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from campaigns.models import Campaign, Volume
-from htrbrowser.text import escape_unsafe, reveal_invisible
+from core.text import escape_unsafe, reveal_invisible
 
 PIPELINE_ID_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$")
 _RERUN_NAME_RE = re.compile(r"^(?P<stem>.+)-rerun-(?P<n>\d{1,6})$")

@@ -26,6 +26,7 @@ import threading
 from django.conf import settings
 
 from campaigns import kube, status_lease
+from core import metrics
 from core.contract import (
     ANNOTATION_JOB_UID,
     ANNOTATION_WRITTEN_BY,
@@ -34,7 +35,6 @@ from core.contract import (
     LABEL_MANAGED_BY,
     LABEL_PIPELINE,
 )
-from htrbrowser import metrics
 
 log = logging.getLogger(__name__)
 

@@ -86,7 +86,7 @@ def when_ready(server):
         return
     from prometheus_client import start_http_server
 
-    from htrbrowser import metrics
+    from core import metrics
 
     start_http_server(METRICS_PORT, METRICS_ADDRESS, registry=metrics.registry())
     server.log.info("Metrics served on %s:%s", METRICS_ADDRESS, METRICS_PORT)

@@ -7,7 +7,7 @@
   JSON object per line (`HTRFLOW_LOG_FORMAT=json`); `PlainFormatter` the same facts as text.
 - A line is one line whatever it holds: a path is logged decoded, so `/x%0aINFO ...` holds a line
   break. Both formatters write control characters, U+2028/U+2029 and invisible formatting characters
-  as escapes (`\\n`, `\\x85`, `\\u202E`; in JSON `\\u0085`), by the rules of `htrbrowser.text`.
+  as escapes (`\\n`, `\\x85`, `\\u202E`; in JSON `\\u0085`), by the rules of `core.text`.
 - 502 and 504 answers are expected during an outage of the store or the cluster: Django's own ERROR
   line for each is dropped (`QuietExpectedOutages`) and one WARNING per change of state is logged
   instead, with the sentence the page showed.
@@ -24,8 +24,8 @@ import uuid
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
-from htrbrowser.outages import Outage
-from htrbrowser.text import escape_unsafe, escape_unsafe_json
+from core.outages import Outage
+from core.text import escape_unsafe, escape_unsafe_json
 
 _request_id: ContextVar[str] = ContextVar("request_id", default="")
 REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=/-]{0,127}")

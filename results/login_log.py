@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from htrbrowser import metrics
+from core import metrics
 
 log = logging.getLogger("results.login")
 MAX_SHOWN = 128

@@ -12,13 +12,13 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from htrbrowser.text import INVISIBLE, reveal_invisible
+from core.text import INVISIBLE, reveal_invisible
 
 # ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-byte ESC codes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Invisible formatting characters (bidirectional overrides, zero-width ones) are shown as ⟨U+XXXX⟩ by
-# htrbrowser.text.reveal_invisible, the one rule for every page.
+# core.text.reveal_invisible, the one rule for every page.
 _NEEDS_CLEANING = re.compile(f"[\x1b\r\x9b{INVISIBLE}]")  # what ``clean`` removes or turns into visible symbols
 _TIME = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
 _LEVEL = r"DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL"

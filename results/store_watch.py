@@ -12,8 +12,8 @@ from functools import wraps
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from htrbrowser import metrics
-from htrbrowser.outages import Outage
+from core import metrics
+from core.outages import Outage
 from results.outcomes import Outcome, is_not_modified, outcome_of
 
 OUTAGE_OUTCOMES = {Outcome.UNREACHABLE, Outcome.TIMEOUT}

@@ -4,14 +4,14 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from htrbrowser import text as text_rules
+from core import text as text_rules
 
 register = template.Library()
 
 
 @register.filter(is_safe=True)
 def reveal_invisible(value) -> str:
-    """Invisible formatting characters shown as ⟨U+202E⟩ (htrbrowser.text), so that a volume id like
+    """Invisible formatting characters shown as ⟨U+202E⟩ (core.text), so that a volume id like
     "C00\\u202egpj.exe" cannot read as "C00exe.jpg".
 
     Every template a campaign view renders applies it to all it outputs, ``{% filter reveal_invisible %}``

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from core.outages import Outage
 from htrbrowser import logs
-from htrbrowser.outages import Outage
 from results import store_watch
 from tests.campaigns.test_views import add_campaign, prepared_cluster
 from tests.fixtures.session import login_as

@@ -10,7 +10,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from campaigns import kube as kube_module
 from campaigns import status_records
-from htrbrowser import metrics
+from core import metrics
 from results import ratelimit
 from tests.campaigns.test_kube import NS
 from tests.campaigns.test_views import add_campaign, prepared_cluster

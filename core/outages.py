@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 
-log = logging.getLogger("htrbrowser.outages")
+log = logging.getLogger("core.outages")
 
 MAX_SENTENCE = 300
 
