@@ -38,19 +38,22 @@ def refusal_sentence() -> str:
     )
 
 
-def sample_key(campaign: Campaign) -> str:
-    """The progress file of a volume that has started (so it exists), or "" when none has."""
+def sample_keys(campaign: Campaign, most: int = access.SAMPLES_PER_PREFIX) -> tuple[str, ...]:
+    """Progress files of volumes that have started (so they exist), at most ``most`` of them."""
+    keys: list[str] = []
     for state in ("done", "failed", "active"):
-        page, _matching = campaign.volumes.select(state, "", 0, 1)
-        if page:
-            return page[0].progress_key
-    return ""
+        page, _matching = campaign.volumes.select(state, "", 0, most - len(keys))
+        keys.extend(volume.progress_key for volume in page)
+        if len(keys) >= most:
+            break
+    return tuple(keys)
 
 
 def known_results(with_samples: bool = True) -> access.Results:
-    """What the current reading knows of the campaigns' results: prefix -> a key known to exist there
-    ("" without ``with_samples``, which only lists the prefixes). None when no shown namespace could be read."""
-    results: dict[str, str] = {}
+    """What the current reading knows of the campaigns' results: prefix -> a few keys known to exist
+    there (none without ``with_samples``, which only lists the prefixes). None when no shown namespace
+    could be read."""
+    results: dict[str, tuple[str, ...]] = {}
     read_any = False
     for namespace in settings.HTRFLOW_NAMESPACES:
         try:
@@ -59,8 +62,13 @@ def known_results(with_samples: bool = True) -> access.Results:
             continue
         read_any = True
         for campaign in reading.campaigns:
-            if campaign.results_prefix and not results.get(campaign.results_prefix):
-                results[campaign.results_prefix] = sample_key(campaign) if with_samples else ""
+            prefix = campaign.results_prefix
+            if not prefix:
+                continue
+            have = results.get(prefix, ())
+            if with_samples and len(have) < access.SAMPLES_PER_PREFIX:
+                have = have + sample_keys(campaign, access.SAMPLES_PER_PREFIX - len(have))
+            results[prefix] = have
     return results if read_any else None
 
 

@@ -55,9 +55,10 @@ RETRY_SECONDS = 15.0  # after the store could not be asked, the last proof is us
 MOST_ACCOUNTS = 10_000
 _clock = time.time  # the proofs' clock (tests move it on)
 
-# What the reading knows of the campaigns' results: prefix -> the key of an object known to exist
-# under it ("" when none is known). None: the cluster could not be read, so nothing is known.
-Results = Mapping[str, str] | None
+# What the reading knows of the campaigns' results: prefix -> keys of a few objects known to exist under
+# it (of different volumes; none when none is known). None: the cluster could not be read.
+Results = Mapping[str, tuple[str, ...]] | None
+SAMPLES_PER_PREFIX = 3
 
 
 @dataclass(frozen=True)
@@ -265,16 +266,31 @@ def _last_proof(current, known: Access | None, now: float) -> Access:
 
 
 def _prove_namespace(current, person: str, reading: Results) -> str:
-    """``"<ns>/"`` when the account may read the whole results namespace, else ``""``."""
+    """``"<ns>/"`` when the account may read the whole results namespace, else ``""``: the namespace's
+    key is not refused, and no pipeline under it refuses every object of it that was read."""
     namespace = _namespace_prefix()
     if not store.may_read_prefix(current.access_key, current.secret_key, namespace):
         return ""
-    samples = [key for prefix, key in (reading or {}).items() if key and prefix.startswith(namespace)]
-    samples = samples[: budget.reads.take(person, len(samples))]
-    if len(samples) < len([k for p, k in (reading or {}).items() if k and p.startswith(namespace)]):
-        raise _NotNow("the person's store budget does not cover the namespace's samples")
-    answers = _probes.map(lambda key: store.may_read_key(current.access_key, current.secret_key, key), samples)
-    return "" if any(answer is False for answer in answers) else namespace
+    sampled = [samples for prefix, samples in (reading or {}).items() if samples and prefix.startswith(namespace)]
+    if budget.reads.take(person, len(sampled)) < len(sampled):
+        raise _NotNow("the person's store budget does not cover the namespace's pipelines")
+    verdicts = _probes.map(lambda samples: _read_samples(current, person, samples), sampled)
+    return "" if any(verdict is False for verdict in verdicts) else namespace
+
+
+def _read_samples(current, person: str, samples: tuple[str, ...]) -> bool | None:
+    """True when any of these objects may be read, False when every one answered was refused, None when
+    none was there. The first read is paid for by the caller; each further one is taken from the budget
+    (a volume denied on its own does not make its whole pipeline unreadable)."""
+    refused = False
+    for number, key in enumerate(samples):
+        if number and budget.reads.take(person, 1) < 1:
+            raise _NotNow("the person's store budget does not cover another object")
+        answer = store.may_read_key(current.access_key, current.secret_key, key)
+        if answer:
+            return True
+        refused = refused or answer is False
+    return False if refused else None
 
 
 def _prove_prefixes(current, person, reading: Results, everything_under: str, known: Access | None, now) -> Access:
@@ -292,17 +308,16 @@ def _prove_prefixes(current, person, reading: Results, everything_under: str, kn
     order = sorted(wanted, key=lambda p: proved.get(p, 0.0))[:PROBED_AT_ONCE]
     granted = budget.reads.take(person, READS_PER_PROBE * len(order)) // READS_PER_PROBE
     asked = order[:granted]
-    answers = _probes.map(lambda prefix: _may_read(current, prefix, reading[prefix]), asked)
+    answers = _probes.map(lambda prefix: _may_read(current, person, prefix, reading[prefix]), asked)
     for prefix, may_read in zip(asked, answers, strict=True):
         (readable.add if may_read else readable.discard)(prefix)
         proved[prefix] = now
     return Access(everything_under=everything_under, readable=frozenset(readable), proved=proved, proved_at=now)
 
 
-def _may_read(current, prefix: str, sample: str) -> bool:
-    """A known object settles it; without one (or when it is gone) the prefix itself is asked."""
-    if sample:
-        answer = store.may_read_key(current.access_key, current.secret_key, sample)
-        if answer is not None:
-            return answer
+def _may_read(current, person: str, prefix: str, samples: tuple[str, ...]) -> bool:
+    """Objects known to exist settle it; without them (or when none is there) the prefix itself is asked."""
+    verdict = _read_samples(current, person, samples) if samples else None
+    if verdict is not None:
+        return verdict
     return bool(store.may_read_prefix(current.access_key, current.secret_key, prefix))

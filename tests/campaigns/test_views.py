@@ -375,14 +375,17 @@ def test_a_volume_the_account_may_not_read_says_so(cluster, client, store, sessi
     from tests.fixtures.session import login_as
 
     pipeline = "p-" + uuid.uuid4().hex[:8]
-    add_campaign(cluster, "secret-one", volume_ids=["C1"], pipeline=pipeline, active=1)
+    add_campaign(cluster, "secret-one", volume_ids=["C1", "C2"], pipeline=pipeline, completed="1", active=1)
     cluster.put(campaign_pod("secret-one", 0))
     store.put(f"{NS}/{pipeline}/C1/progress.json", json.dumps({"stage": "stream", "pages_total": 3}))
-    store.deny_limited(f"{NS}/{pipeline}/")
+    store.put(f"{NS}/{pipeline}/C2/progress.json", json.dumps({"stage": "done", "pages_total": 3}))
+    # One volume, not its pipeline: the campaign stays visible (its other results may be read).
+    store.deny_limited(f"{NS}/{pipeline}/C1/")
     login_as(client, store.accounts["limited"])
     html = page_text(client.get("/", {"open": f"{NS}/secret-one"}))
     assert "Your account may not read these volumes&#x27; results, so their progress is not shown." in html
-    assert html.count("may not read") == 1  # said once for the card, not on every row
+    assert html.count("may not read these volumes") == 1  # said once for the card, not on every row
+    assert "your account may not read 1." in html  # the page tally counts the one it could not read
     assert "no access" in html
 
 
