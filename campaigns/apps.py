@@ -3,3 +3,16 @@ from django.apps import AppConfig
 
 class CampaignsConfig(AppConfig):
     name = "campaigns"
+
+    def ready(self):
+        # Imported here, as Django asks of AppConfig.ready: the registry is complete only now.
+        from campaigns import kube
+        from results import volume_place
+
+        def records_of(namespace: str) -> list:
+            try:
+                return list(getattr(kube.read_namespace(namespace).snapshot, "records", []))
+            except kube.ClusterUnavailable:
+                return []
+
+        volume_place.provide_records(records_of)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from campaigns.quality import VolumeQuality, volume_quality
 from campaigns.volume_list import Volumes
 from core import contract
+from core.quality import VolumeQuality, volume_quality
 
 # Campaign phases as shown to people, and their machine form (CSS classes, filters).
 RUNNING = "Running"

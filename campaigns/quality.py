@@ -13,150 +13,21 @@ in words is in ``campaigns.wording.quality``.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from campaigns.wording.quality import bands_sentence, coverage_sentence, target_words
+from core.quality import (
+    FAIR_BELOW,
+    LOW_BELOW,
+    VolumeQuality,
+    band,
+    is_quality_step,
+)
 
-QUALITY_STEP = "qualityprediction"  # a pipeline step of this name (any case) predicts page quality
 WORST_ON_CARD = 5
 CHECK_PAGE = 20  # pages to check shown per page of that list
-LOWEST_KEPT = 50  # a volume's `lowest` entries read at most
-_PAGE_ID = re.compile(r"^\d{1,8}$")
-
-# Bands for words beside each score, so a score never speaks through colour alone.
-LOW_BELOW = 0.6
-FAIR_BELOW = 0.8
-
-
-def is_quality_step(name: str) -> bool:
-    return (name or "").strip().lower() == QUALITY_STEP
-
-
-def band(score: float | None) -> str:
-    """A word for a score: "low", "fair" or "good" (empty when there is no score)."""
-    if score is None:
-        return ""
-    if score < LOW_BELOW:
-        return "low"
-    if score < FAIR_BELOW:
-        return "fair"
-    return "good"
-
-
-@dataclass(frozen=True)
-class ScoredPage:
-    page: str  # "0012"
-    quality: float
-    canvas: str = ""
-
-    def as_api(self) -> dict:
-        return {"page": self.page, "quality": self.quality, "canvas": self.canvas or None}
-
-
-@dataclass(frozen=True)
-class VolumeQuality:
-    """A volume's ``quality`` block: scores of the pages scored so far."""
-
-    mean: float | None
-    min: float | None = None
-    scored: int | None = None  # None when the writer did not say how many pages it scored
-    model: str = ""
-    revision: str = ""
-    target: str = ""
-    lowest: tuple[ScoredPage, ...] = ()
-
-    @property
-    def band(self) -> str:
-        return band(self.mean)
-
-    @property
-    def min_band(self) -> str:
-        return band(self.min)
-
-    def as_api(self) -> dict:
-        return {
-            "mean": self.mean,
-            "min": self.min,
-            "scored": self.scored,
-            "model": self.model or None,
-            "revision": self.revision or None,
-            "target": self.target or None,
-            "lowest": [page.as_api() for page in self.lowest],
-        }
-
-
-def _score(value) -> float | None:
-    """A score from 0 to 1, rounded to 3 places; None for anything else."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if not math.isfinite(value) or value < 0 or value > 1:
-        return None
-    return round(float(value), 3)
-
-
-def _text(value, limit: int) -> str:
-    if not isinstance(value, str):
-        return ""
-    value = value.strip()
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
-def _count(value) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return max(0, value)
-
-
-def _lowest(entries) -> tuple[ScoredPage, ...]:
-    if not isinstance(entries, list):
-        return ()
-    pages = []
-    for entry in entries[:LOWEST_KEPT]:
-        if not isinstance(entry, dict):
-            continue
-        page = entry.get("page")
-        page = str(page) if isinstance(page, str | int) and not isinstance(page, bool) else ""
-        score = _score(entry.get("quality"))
-        if not _PAGE_ID.match(page) or score is None:
-            continue
-        pages.append(ScoredPage(page.zfill(4), score, _text(entry.get("canvas"), 500)))
-    return tuple(sorted(pages, key=lambda p: (p.quality, len(p.page), p.page)))
-
-
-def volume_quality(raw) -> VolumeQuality | None:
-    """The ``quality`` of a ``progress.json`` (or ``manifest.json``), or None when it holds no score.
-
-    Defensive like the rest of progress: odd values are left out, never an error. A bare number is
-    taken as the mean of an unknown number of pages.
-    """
-    if isinstance(raw, int | float) and not isinstance(raw, bool):
-        mean = _score(raw)
-        return VolumeQuality(mean) if mean is not None else None
-    if not isinstance(raw, dict):
-        return None
-    mean = _score(raw.get("mean"))
-    lowest = _lowest(raw.get("lowest"))
-    if mean is None and not lowest:
-        return None
-    smallest = _score(raw.get("min"))
-    if smallest is None and lowest:
-        smallest = lowest[0].quality
-    return VolumeQuality(
-        mean=mean,
-        min=smallest,
-        scored=_count(raw.get("scored")),
-        model=_text(raw.get("model"), 200),
-        revision=_text(raw.get("revision"), 80),
-        target=_text(raw.get("target"), 40),
-        lowest=lowest,
-    )
-
-
-# --- a campaign ---------------------------------------------------------------------------------
 
 
 def alto_href(volume, page: str) -> str:

@@ -8,6 +8,7 @@ cluster only leaves the breadcrumb out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -76,14 +77,24 @@ def find_place(key: str, request) -> VolumePlace | None:
         return place
     if not access.sees_now(request, f"{place.namespace}/{place.pipeline}/", place.namespace):
         return place
-    from campaigns import kube
-
-    try:
-        snapshot = kube.read_namespace(place.namespace).snapshot
-    except kube.ClusterUnavailable:
-        return place
-    _fill_campaign(place, getattr(snapshot, "records", []))
+    _fill_campaign(place, _records_of(place.namespace))
     return place
+
+
+def _no_records(namespace: str) -> list:
+    return []
+
+
+# Campaign records of a namespace, as the cluster reading holds them. The campaigns app, which reads the
+# cluster and sits above this one, provides it when it is loaded (campaigns/apps.py); until then (or
+# when the cluster cannot be read) a viewer names the volume only.
+_records_of: Callable[[str], list] = _no_records
+
+
+def provide_records(records_of: Callable[[str], list]) -> None:
+    """Let the viewers find a volume's campaign through ``records_of(namespace)``."""
+    global _records_of
+    _records_of = records_of
 
 
 def _fill_campaign(place: VolumePlace, records: list) -> None:

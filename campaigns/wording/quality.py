@@ -5,16 +5,7 @@ Imports nothing of the project: ``campaigns.quality`` (below ``campaigns.models`
 
 from __future__ import annotations
 
-# What a score means, by the `target` the quality model was trained to predict.
-TARGET_WORDS = {
-    "bow_f1": "the expected bag-of-words F1, about the share of the page's words read right",
-    "f1": "the expected F1 of the page's words, about the share read right",
-}
-DEFAULT_TARGET_WORDS = "the expected share of the page's text read right"
-
-
-def target_words(target: str) -> str:
-    return TARGET_WORDS.get((target or "").strip().lower(), DEFAULT_TARGET_WORDS)
+from core.quality import target_words  # noqa: F401 - what each target means is the contract's
 
 
 def bands_sentence(low_below: float, fair_below: float) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import statistics
 
-from campaigns.quality import band, target_words, volume_quality
+from core.quality import band, target_words, volume_quality
 from results.addresses import AddressRefused, ResultsBase, key_for_address
 from results.reader import Outcome, StoreError
 from results.viewers.common import LOG_SENTENCES, finite_number, sentence_for, viewer_link

@@ -11,7 +11,7 @@ import campaigns
 
 CAMPAIGNS = Path(campaigns.__file__).parent
 PROJECT = ("campaigns", "results", "htrbrowser", "core", "devstack")
-ALLOWED = ("campaigns.models", "core.contract", "core.kubectl")
+ALLOWED = ("campaigns.models", "core.contract", "core.kubectl", "core.quality")
 
 
 def _module_file(name: str) -> Path | None:

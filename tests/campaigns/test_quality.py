@@ -13,6 +13,7 @@ import pytest
 from campaigns import quality
 from campaigns.models import Campaign, Progress, Step, Volume
 from campaigns.progress import VolumeProgress
+from core.quality import VolumeQuality, band, volume_quality
 from devstack.kube_samples import PIPELINE_YAML_V2, pipeline_configmap
 from tests.campaigns.test_kube import NS, campaign_pod
 from tests.campaigns.test_views import add_campaign, page_text, prepared_cluster
@@ -40,7 +41,7 @@ def block(mean, scored, lowest, **extra):
 
 
 def test_a_volume_block_is_read_with_its_lowest_pages_lowest_first():
-    parsed = quality.volume_quality(block(0.9, 30, [("0012", 0.66), ("0007", 0.41)], target="bow_f1"))
+    parsed = volume_quality(block(0.9, 30, [("0012", 0.66), ("0007", 0.41)], target="bow_f1"))
     assert (parsed.mean, parsed.min, parsed.scored, parsed.target) == (0.9, 0.41, 30, "bow_f1")
     assert [(p.page, p.quality) for p in parsed.lowest] == [("0007", 0.41), ("0012", 0.66)]
     assert parsed.as_api()["lowest"][0] == {"page": "0007", "quality": 0.41, "canvas": "https://iiif.example.se/c/0007"}
@@ -60,7 +61,7 @@ def test_a_volume_block_is_read_with_its_lowest_pages_lowest_first():
     ],
 )
 def test_a_block_without_a_usable_score_is_no_quality(raw):
-    assert quality.volume_quality(raw) is None
+    assert volume_quality(raw) is None
 
 
 def test_odd_entries_are_left_out_and_a_bare_number_is_a_mean():
@@ -74,14 +75,14 @@ def test_odd_entries_are_left_out_and_a_bare_number_is_a_mean():
             "nonsense",
         ],
     }
-    parsed = quality.volume_quality(raw)
+    parsed = volume_quality(raw)
     assert [(p.page, p.quality) for p in parsed.lowest] == [("0004", 0.5)]
     assert parsed.scored == 0 and parsed.min == 0.5
-    assert quality.volume_quality(0.75) == quality.VolumeQuality(0.75)
+    assert volume_quality(0.75) == VolumeQuality(0.75)
 
 
 def test_scores_get_words_so_colour_never_speaks_alone():
-    assert [quality.band(s) for s in (0.3, 0.59, 0.6, 0.79, 0.8, 1.0, None)] == [
+    assert [band(s) for s in (0.3, 0.59, 0.6, 0.79, 0.8, 1.0, None)] == [
         "low",
         "low",
         "fair",
@@ -104,7 +105,7 @@ def campaign_with(steps, scores):
     for volume, raw in zip(campaign.volumes, scores, strict=True):
         if raw == "unread":
             continue
-        answers[volume.id] = VolumeProgress(Progress(done=1, total=1, quality=quality.volume_quality(raw)))
+        answers[volume.id] = VolumeProgress(Progress(done=1, total=1, quality=volume_quality(raw)))
     return campaign, lambda v: answers.get(v.id)
 
 
