@@ -14,6 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from campaigns import reading
+
 SIZES = (2, 20, 60)
 VOLUMES = 2000
 PARALLELISM = 4
@@ -63,7 +65,7 @@ def run() -> list[dict]:
     from django.test import Client
     from django.test.utils import override_settings
 
-    from campaigns import kube, progress, status_records
+    from campaigns import progress, status_records
     from devstack.kubeapi import KubeDouble
     from results import session
 
@@ -87,7 +89,7 @@ def run() -> list[dict]:
             for size in SIZES:
                 double.reset()
                 _load(double, size)
-                kube.clear_cache()
+                reading.clear_cache()
                 status_records.forget()
                 double.reset_calls()
                 started = time.perf_counter()
@@ -111,7 +113,7 @@ def run() -> list[dict]:
                 )
     finally:
         session.session_from_request, progress._reader = originals
-        kube.clear_cache()
+        reading.clear_cache()
         double.stop()
     return rows
 

@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from campaigns import kube as kube_module
 from campaigns import progress as progress_module
+from campaigns import reading
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.browser import browser_type_launch_args  # noqa: F401 - Debian's Chromium
 from tests.fixtures.scene import demo_stack, scene  # noqa: F401 - the moving devstack scene
@@ -85,12 +85,12 @@ def test_worst_session_window_is_computed_as_core_web_vitals_counts_it():
 def watcher(scene, live_server, page, settings, session_key_file):  # noqa: F811
     settings.HTRFLOW_WRITE_STATUS = False
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
-    kube_module.clear_cache()
+    reading.clear_cache()
     progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     page.add_init_script(OBSERVER)
     yield page
-    kube_module.clear_cache()
+    reading.clear_cache()
 
 
 class Happenings:

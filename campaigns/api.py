@@ -13,7 +13,7 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from campaigns import cards, progress, quality, views
+from campaigns import cards, progress, quality, reading
 from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
 
 API_VERSION = "v1"
@@ -202,7 +202,7 @@ def jobs(request):
     if reaped_limit is None:
         return _error(400, "reaped must be a whole number from 0 to 10000.")
     now = timezone.now()
-    state = views.read_cluster(request, now)
+    state = reading.read_cluster(request, now)
     if state.nothing_read:
         return _error(502, " ".join(state.problems))
     live = [c for c in state.campaigns if not c.job_gone]
@@ -222,9 +222,9 @@ def job_detail(request, namespace, name):
     if offset is None or limit is None:
         return _error(400, "offset and limit must be whole numbers; limit is at most 1000.")
     now = timezone.now()
-    if namespace not in views.served_namespaces() or not views.DNS_LABEL.match(name or ""):
+    if namespace not in reading.served_namespaces() or not reading.DNS_LABEL.match(name or ""):
         return _error(404, "No campaign by that name in a namespace this site serves.")
-    campaign, state = views.find_campaign(request, namespace, name, now)
+    campaign, state = reading.find_campaign(request, namespace, name, now)
     if campaign is None:
         if state.problems and not state.campaigns:
             return _error(502, " ".join(state.problems))

@@ -6,12 +6,12 @@ class CampaignsConfig(AppConfig):
 
     def ready(self):
         # Imported here, as Django asks of AppConfig.ready: the registry is complete only now.
-        from campaigns import kube
+        from campaigns import kube, reading
         from results import volume_place
 
         def records_of(namespace: str) -> list:
             try:
-                return list(getattr(kube.read_namespace(namespace).snapshot, "records", []))
+                return list(getattr(reading.read_namespace(namespace).snapshot, "records", []))
             except kube.ClusterUnavailable:
                 return []
 

@@ -3,7 +3,7 @@
 ``campaigns/urls.py`` puts every one of its views behind ``gated`` (all but the API's version,
 which names no campaign), so a new view cannot forget it. The gate works out what the person's
 store account may see (``results.access``) and leaves it on the request as ``campaign_access``;
-the reading functions (``campaigns.views.read_cluster``/``find_campaign``) take it and drop every
+the reading functions (``campaigns.reading.read_cluster``/``find_campaign``) take it and drop every
 campaign it does not cover, so a campaign the account may not read answers exactly as an invented
 name does. A person who may see no campaign at all gets the refusal sentence from every view; one
 whose access could not be checked (the store did not answer) is told that instead; one whose
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from campaigns import kube
+from campaigns import kube, reading
 from campaigns.models import Campaign
 from results import access
 from results.middleware import login_refusal
@@ -57,11 +57,11 @@ def known_results(with_samples: bool = True) -> access.Results:
     read_any = False
     for namespace in settings.HTRFLOW_NAMESPACES:
         try:
-            reading = kube.read_namespace(namespace)
+            current = reading.read_namespace(namespace)
         except kube.ClusterUnavailable:
             continue
         read_any = True
-        for campaign in reading.campaigns:
+        for campaign in current.campaigns:
             prefix = campaign.results_prefix
             if not prefix:
                 continue

@@ -24,6 +24,7 @@ from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from campaigns.models import Snapshot
 from core import metrics
 from core.contract import LABEL_CAMPAIGN, LABEL_JOB_NAME, LABEL_KIND, LABEL_MANAGED_BY, LABEL_PIPELINE
 
@@ -416,8 +417,6 @@ def priority_class_names(items: list[dict] | None) -> list[str] | None:
 
 def fetch_snapshot(namespace: str):
     """Read one namespace from the API now with one list per source (no watch). Raises ClusterUnavailable."""
-    from campaigns.models import Snapshot
-
     lists = {}
     for source in sources(namespace):
         answered = list_source(source)
@@ -427,23 +426,12 @@ def fetch_snapshot(namespace: str):
     return Snapshot(namespace=namespace, read_at=datetime.now(UTC), **lists)
 
 
-# --- the cluster as read now ------------------------------------------------------------------------
-# `campaigns.board` keeps every namespace current by watching (see campaigns/informer.py); these
-# names stay here so callers read the cluster through one module.
+# --- the cluster as read now: campaigns.board keeps every namespace current by watching, and
+# campaigns.reading reads it for the views. --------------------------------------------------------
 
 
-def read_namespace(namespace: str):
-    """The current `board.Reading` of one namespace, kept by the board's watches. Raises ClusterUnavailable."""
-    from campaigns import board
-
-    return board.reading(namespace)
-
-
-def clear_cache() -> None:
-    """Forget every watch, snapshot and client (tests re-point the settings between cases)."""
-    from campaigns import board
-
-    board.stop_all()
+def close_clients() -> None:
+    """Close and forget every API client (tests re-point the settings between cases)."""
     with _clients_lock:
         for existing in _clients.values():
             try:

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_safe
 
 from campaigns import cards as card_builder
 from campaigns import overview
-from campaigns.views import ClusterState, read_cluster, served_namespaces
+from campaigns.reading import ClusterState, read_cluster, served_namespaces
 from campaigns.wording.lists import NEW_ROWS_NOTICE, attention_announcement
 from core import metrics
 

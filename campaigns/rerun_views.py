@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from campaigns import kube, rerun
+from campaigns import kube, reading, rerun
 from campaigns.models import Campaign
 from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE
 from results.access import Access
@@ -22,7 +22,7 @@ def taken_names(namespace: str, access: Access) -> set[str]:
     of the campaigns the person may see: a name taken by one they may not see must not show through the
     name chosen for the re-run (applying the file then says the name is taken)."""
     try:
-        snapshot = kube.read_namespace(namespace).snapshot
+        snapshot = reading.read_namespace(namespace).snapshot
     except kube.ClusterUnavailable:
         return set()
     names = set()
@@ -59,7 +59,7 @@ def panel(campaign: Campaign, access: Access) -> dict | None:
 @require_safe
 def rerun_file(request, namespace, name):
     """The re-run campaign file as a download; ``?pipeline=`` names another pipeline id for it."""
-    from campaigns.views import find_campaign
+    from campaigns.reading import find_campaign
 
     campaign, state = find_campaign(request, namespace, name, timezone.now())
     if campaign is None:

@@ -8,11 +8,8 @@ card's poll, and the campaign page with its filtered, paged volume rows.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -20,7 +17,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from campaigns import kube, progress, redaction, rerun_views
+from campaigns import progress, rerun_views
 from campaigns.cards import (
     CardReads,
     build_card,
@@ -32,107 +29,15 @@ from campaigns.cards import (
 )
 from campaigns.models import Campaign, bounded
 from campaigns.quality import pages_to_check
-from campaigns.wording.banners import namespace_problem
+from campaigns.reading import ClusterState, find_campaign, served_namespaces, shown_to
 from campaigns.wording.lists import volume_state_choices
 from core import metrics
-from results.access import Access
 
-DNS_LABEL = re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$")
 VOLUME_PAGE = 200
 MOST_ROWS_SHOWN = 2000  # rows a campaign page's poll refreshes at most (after "Load more" a few times)
 GONE_POLL_SECONDS = 60
 SEARCH_LIMIT = 64
 VOLUME_STATES = ("done", "failed", "active", "pending", "unknown")
-
-
-# --- reading -------------------------------------------------------------------------------------
-
-
-@dataclass
-class ClusterState:
-    """Everything the cluster said, for every served namespace."""
-
-    campaigns: list[Campaign] = field(default_factory=list)
-    banners: list[str] = field(default_factory=list)  # an older snapshot is shown
-    problems: list[str] = field(default_factory=list)  # a namespace could not be read at all
-    stale: bool = False
-    readings: list = field(default_factory=list)  # board.Reading of each namespace read
-
-    @property
-    def nothing_read(self) -> bool:
-        return bool(self.problems) and not self.campaigns and len(self.problems) >= len(served_namespaces())
-
-
-def served_namespaces() -> list[str]:
-    return list(settings.HTRFLOW_NAMESPACES)
-
-
-def shown_to(request) -> Access:
-    """What the request's person may see: the gate (campaigns/gate.py) left it on the request. A view
-    that is not behind the gate shows nothing."""
-    return getattr(request, "campaign_access", None) or Access()
-
-
-def read_cluster(request, now, namespaces: list[str] | None = None) -> ClusterState:
-    """The current reading of each namespace (projected once per change by `campaigns.board`), less
-    the campaigns the person may not see; an unreadable cluster becomes sentences."""
-    from campaigns.projection import sort_campaigns
-
-    allowed = shown_to(request)
-    state = ClusterState()
-    for namespace in namespaces or served_namespaces():
-        try:
-            reading = kube.read_namespace(namespace)
-        except kube.ClusterUnavailable as trouble:
-            state.problems.append(namespace_problem(namespace, trouble.sentence, len(served_namespaces()) > 1))
-            continue
-        state.readings.append(reading)
-        state.campaigns.extend(visible_campaigns(reading.campaigns, allowed))
-        banner = reading.banner(now)
-        if banner:
-            state.stale = True
-            if banner not in state.banners:
-                state.banners.append(banner)
-    state.campaigns = sort_campaigns(state.campaigns, now)
-    return state
-
-
-def visible_campaigns(
-    campaigns: list[Campaign], allowed: Access, among: list[Campaign] | None = None
-) -> list[Campaign]:
-    """The campaigns the person may see, as they may see them: when some campaigns of the namespace
-    (``among``, by default these) are hidden from them, their names are taken out of the others'
-    queue sentences (``campaigns.redaction``)."""
-    among = campaigns if among is None else among
-    seen = [c for c in among if allowed.sees(c.results_prefix, c.namespace)]
-    if len(seen) == len(among):
-        return [c for c in campaigns if allowed.sees(c.results_prefix, c.namespace)]
-    seen_jobs = redaction.job_names(seen)
-    return redaction.shown([c for c in campaigns if allowed.sees(c.results_prefix, c.namespace)], seen_jobs)
-
-
-def find_campaign(request, namespace: str, name: str, now) -> tuple[Campaign | None, ClusterState]:
-    """One campaign of the current reading (a lookup: the board projected it already), when the person
-    may see it; one they may not see is not found, exactly as an invented name."""
-    state = ClusterState()
-    if namespace not in served_namespaces() or not DNS_LABEL.match(name or ""):
-        return None, state
-    try:
-        reading = kube.read_namespace(namespace)
-    except kube.ClusterUnavailable as trouble:
-        state.problems.append(trouble.sentence)
-        return None, state
-    state.readings.append(reading)
-    banner = reading.banner(now)
-    if banner:
-        state.stale = True
-        state.banners.append(banner)
-    campaign = reading.find(name)
-    if campaign is not None:
-        campaign = next(iter(visible_campaigns([campaign], shown_to(request), among=reading.campaigns)), None)
-    if campaign is not None:
-        state.campaigns.append(campaign)
-    return campaign, state
 
 
 # --- views ---------------------------------------------------------------------------------------

@@ -9,8 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import cards, list_views
-from campaigns import kube as kube_module
+from campaigns import cards, list_views, reading
 from campaigns import progress as progress_module
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.kube import settled
@@ -27,12 +26,12 @@ def campaigns_page(scene, live_server, page, settings, session_key_file, monkeyp
     monkeypatch.setattr(list_views, "POLL_SECONDS", 2)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
-    kube_module.clear_cache()
+    reading.clear_cache()
     progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     page.goto(live_server.url + "/")
     yield page
-    kube_module.clear_cache()
+    reading.clear_cache()
 
 
 def card(page, scene, situation, name=None):
@@ -313,7 +312,7 @@ def test_with_javascript_off_the_pages_still_work_through_links(
     scene, live_server, browser, session_key_file, settings
 ):
     settings.HTRFLOW_WRITE_STATUS = False
-    kube_module.clear_cache()
+    reading.clear_cache()
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     try:

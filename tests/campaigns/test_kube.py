@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from campaigns import kube
+from campaigns import kube, reading
 from devstack.kubeapi import KubeDouble
 
 NS = "htr-batch"
@@ -140,10 +140,10 @@ def cluster(running_double, settings, tmp_path):
     settings.HTRFLOW_NAMESPACES = [NS]
     settings.HTRFLOW_KUBE_TIMEOUT = 0.5
     settings.HTRFLOW_SNAPSHOT_SECONDS = 30
-    kube.clear_cache()
+    reading.clear_cache()
     yield running_double
     running_double.clear_faults()
-    kube.clear_cache()
+    reading.clear_cache()
 
 
 def list_paths(double) -> list[str]:
@@ -268,7 +268,7 @@ def test_an_api_slower_than_the_timeout_is_cluster_unavailable_with_a_sentence(c
     cluster.inject_fault(r"/jobs$", delay=3)
     started = time.monotonic()
     with pytest.raises(kube.ClusterUnavailable) as raised:
-        kube.read_namespace(NS)
+        reading.read_namespace(NS)
     elapsed = time.monotonic() - started
     assert "did not answer within 0.5 seconds" in raised.value.sentence
     assert elapsed < 3  # one timeout, not the fault's delay nor urllib3's retries
@@ -282,10 +282,10 @@ def test_a_refused_list_is_cluster_unavailable(cluster):
 
 
 def test_a_missing_kubeconfig_is_a_sentence(settings, tmp_path):
-    kube.clear_cache()
+    reading.clear_cache()
     settings.KUBECONFIG = str(tmp_path / "nowhere")
     with pytest.raises(kube.ClusterUnavailable) as raised:
-        kube.read_namespace(NS)
+        reading.read_namespace(NS)
     assert "kubeconfig" in raised.value.sentence
 
 
@@ -309,11 +309,11 @@ def test_status_config_maps_can_be_created_and_patched(cluster):
 
 def test_pointing_the_settings_at_another_cluster_does_not_serve_the_old_snapshot(cluster, settings, tmp_path):
     load_campaigns(cluster, 1)
-    assert len(kube.read_namespace(NS).snapshot.jobs) == 1
+    assert len(reading.read_namespace(NS).snapshot.jobs) == 1
     other = KubeDouble().start()
     try:
         load_campaigns(other, 3)
         settings.KUBECONFIG = str(other.write_kubeconfig(tmp_path / "other" / "kubeconfig"))
-        assert len(kube.read_namespace(NS).snapshot.jobs) == 3
+        assert len(reading.read_namespace(NS).snapshot.jobs) == 3
     finally:
         other.stop()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from campaigns import overview
 from campaigns.projection import project, sort_campaigns
-from tests.campaigns import objects as o
+from devstack import kube_samples as o
 
 ROOT = Path(__file__).resolve().parents[2]
 

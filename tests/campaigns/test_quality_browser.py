@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import kube as kube_module
 from campaigns import progress as progress_module
+from campaigns import reading
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -19,11 +19,11 @@ pytestmark = pytest.mark.browser
 def logged_in(scene, live_server, page, settings, session_key_file):
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
-    kube_module.clear_cache()
+    reading.clear_cache()
     progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     yield page
-    kube_module.clear_cache()
+    reading.clear_cache()
 
 
 def card(page, scene, situation):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from campaigns import redaction
 from campaigns.projection import project
-from campaigns.views import visible_campaigns
+from campaigns.reading import visible_campaigns
 from devstack import kube_samples as o
 from results.access import Access
 from tests.campaigns.test_projection import _other_pending, one

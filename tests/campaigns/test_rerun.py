@@ -8,7 +8,7 @@ import uuid
 import pytest
 import yaml
 
-from campaigns import rerun
+from campaigns import reading, rerun
 from campaigns.projection import parse_volumes_txt, project
 from devstack import kube_samples as objects
 from tests.campaigns.test_kube import campaign_job, workload
@@ -205,11 +205,10 @@ def test_a_campaign_without_failed_volumes_has_no_panel(cluster, results_client)
 def test_the_panel_copies_the_file_it_offers_for_download(scene, live_server, page, settings, session_key_file):
     from django.core.cache import cache
 
-    from campaigns import kube as kube_module
     from tests.fixtures.session import browser_login
 
     settings.HTRFLOW_WRITE_STATUS = False
-    kube_module.clear_cache()
+    reading.clear_cache()
     cache.clear()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from campaigns import kube as kube_module
 from campaigns import progress as progress_module
+from campaigns import reading
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
 from tests.fixtures.kube import cluster_goes_down, settled
 
@@ -28,10 +28,10 @@ def prepared_cluster(kube, settings):
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0
     settings.HTRFLOW_KUBE_TIMEOUT = 1.0
     settings.HTRFLOW_WRITE_STATUS = False
-    kube_module.clear_cache()
+    reading.clear_cache()
     progress_module.clear_cache()
     yield kube
-    kube_module.clear_cache()
+    reading.clear_cache()
 
 
 def failed_pod(job_name, index, message, *, exit_code=13):
@@ -412,7 +412,7 @@ def test_the_number_of_api_calls_per_page_does_not_depend_on_the_campaigns(clust
     for campaigns in (2, 12):
         cluster.reset()
         load_campaigns(cluster, campaigns)
-        kube_module.clear_cache()
+        reading.clear_cache()
         results_client.get("/")
         results_client.get("/")
         counts.append(len([c for c in cluster.calls if c[0] == "GET" and not c[2].get("watch")]))

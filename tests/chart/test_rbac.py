@@ -15,9 +15,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from campaigns import kube as kube_module
 from campaigns import progress as progress_module
-from campaigns import status_lease, status_records
+from campaigns import reading, status_lease, status_records
 from devstack.scene import build_scene
 from tests.chart.render import NAMESPACE, of_kind, render
 
@@ -141,7 +140,7 @@ def scene_cluster(kube, settings):
 
 
 def reset_caches():
-    kube_module.clear_cache()
+    reading.clear_cache()
     progress_module.clear_cache()
     status_records.forget()
 

@@ -14,22 +14,24 @@ from pathlib import Path
 
 import django
 
+from campaigns import reading
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 django.setup()
 
 from django.utils import timezone  # noqa: E402
 
-from campaigns import kube, status_lease, status_records  # noqa: E402
+from campaigns import status_lease, status_records  # noqa: E402
 from campaigns.projection import project  # noqa: E402
 
 
 def one_pass(pause: tuple[float, float]):
-    kube.clear_cache()
-    reading = kube.read_namespace(os.environ["HTRFLOW_NAMESPACES"])
-    campaigns = project(reading.snapshot, timezone.now())
+    reading.clear_cache()
+    current = reading.read_namespace(os.environ["HTRFLOW_NAMESPACES"])
+    campaigns = project(current.snapshot, timezone.now())
     time.sleep(random.uniform(*pause))  # noqa: S311 - a jitter, not a secret
     status_records.forget()
-    status_records.keep_current(reading, campaigns)
+    status_records.keep_current(current, campaigns)
 
 
 def main(stop_file: str, shortest: str, longest: str) -> int:

@@ -8,8 +8,7 @@ import re
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from campaigns import kube as kube_module
-from campaigns import status_records
+from campaigns import reading, status_records
 from core import metrics
 from results import ratelimit
 from tests.campaigns.test_kube import NS
@@ -58,7 +57,7 @@ def test_a_page_view_shows_every_figure(cluster, client, store, session_key_file
     assert client.get("/").status_code == 200
     card = "/campaigns/htr-batch/counted/card"
     client.get(card, headers={"HX-Request": "true"})
-    kube_module.clear_cache()
+    reading.clear_cache()
     client.get(card, headers={"HX-Request": "true"})  # same cluster, same answer: nothing changed
     after = scrape()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from campaigns import kube, status_lease, status_records
+from campaigns import kube, reading, status_lease, status_records
 from campaigns.projection import project
 from tests.campaigns.test_kube import NS, campaign_job, campaign_record, workload
 
@@ -35,7 +35,7 @@ def cluster(kube, settings):
 
 
 def kube_module_reset():
-    kube.clear_cache()
+    reading.clear_cache()
     status_records.forget()
 
 

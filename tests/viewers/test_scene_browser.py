@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from campaigns import kube as kube_module
+from campaigns import reading
 from devstack import content_json as cj
 from devstack import scene_store
 from devstack.scene_model import DONE, FAILED, RUNNING
@@ -24,11 +24,11 @@ def logged_in(scene, live_server, page, settings, session_key_file, monkeypatch)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
     monkeypatch.setattr(log_viewer, "POLL_SECONDS", 1)  # the live server runs in this process
-    kube_module.clear_cache()
+    reading.clear_cache()
     cache.clear()
     browser_login(page, live_server.url, scene.store.accounts["full"])
     yield page
-    kube_module.clear_cache()
+    reading.clear_cache()
 
 
 def test_a_cards_failed_volume_opens_its_run_log_at_the_failure(scene, logged_in, live_server):
