@@ -50,10 +50,12 @@ TEST_WORKERS ?= 4
 
 test: $(STAMP) browser redis
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)
 	$(PY) -m pytest benchmarks -q -s

@@ -15,6 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from campaigns import cards, progress, quality, reading
 from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
+from results.keys import results_base
 
 API_VERSION = "v1"
 PRODUCT_VERSION = "1.0.0"
@@ -99,8 +100,6 @@ def _marked(response: JsonResponse, stale: dict) -> JsonResponse:
 
 
 def _results_base(campaign: Campaign) -> str:
-    from results.keys import results_base
-
     return campaign.results_base(results_base())
 
 

@@ -5,9 +5,9 @@ class CampaignsConfig(AppConfig):
     name = "campaigns"
 
     def ready(self):
-        # Imported here, as Django asks of AppConfig.ready: the registry is complete only now.
+        # Imported here, as Django asks of AppConfig.ready: the app registry is complete only now.
         from campaigns import kube, reading
-        from results import volume_place
+        from results import volume_place  # (as above)
 
         def records_of(namespace: str) -> list:
             try:

@@ -23,8 +23,9 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import timezone
 
-from campaigns import informer, kube
+from campaigns import informer, kube, status_records
 from campaigns.models import Campaign, Snapshot
+from campaigns.projection import project
 from campaigns.wording.banners import stale_banner
 from core import metrics
 
@@ -154,8 +155,6 @@ class Board:
         self._notify()
 
     def _read(self) -> Reading:
-        from campaigns.projection import project
-
         lists = {each.source.field: each.items() for each in self.informers}
         lists["priority_classes"] = kube.priority_class_names(lists["priority_classes"])
         lists["events"] = lists["events"] or []
@@ -229,8 +228,6 @@ def _replace(reading: Reading, since: datetime, trouble: kube.ClusterUnavailable
 
 
 def _keep_status_records(reading: Reading) -> None:
-    from campaigns import status_records
-
     try:
         status_records.keep_current(reading, reading.campaigns)
     except Exception:  # noqa: BLE001 - writing records must never cost the reading

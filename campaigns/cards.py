@@ -21,6 +21,7 @@ from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
 from campaigns.wording.volumes import NO_SENTENCE
 from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
 from core.kubectl import job_pods, kubectl
+from results.keys import url_for_key
 
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
@@ -34,8 +35,6 @@ POLL_SECONDS_STALE = 30
 
 
 def result_url(key: str) -> str:
-    from results.keys import url_for_key
-
     return url_for_key(key)
 
 

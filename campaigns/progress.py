@@ -29,6 +29,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from campaigns.models import Progress, progress_from_json
 from campaigns.wording.progress import CARD_SENTENCES, VOLUME_SENTENCES
 from results import budget
+from results.reader import reader_for
 
 log = logging.getLogger(__name__)
 
@@ -126,10 +127,6 @@ def _cache_key(person: str, key: str) -> str:
 
 
 def _reader(request):
-    try:
-        from results.reader import reader_for
-    except ImportError:
-        return None
     try:
         return reader_for(request)
     except Exception:  # a broken session is "no session" here, not a failed page

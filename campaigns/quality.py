@@ -25,6 +25,7 @@ from core.quality import (
     band,
     is_quality_step,
 )
+from results.keys import url_for_key
 
 WORST_ON_CARD = 5
 CHECK_PAGE = 20  # pages to check shown per page of that list
@@ -32,14 +33,10 @@ CHECK_PAGE = 20  # pages to check shown per page of that list
 
 def alto_href(volume, page: str) -> str:
     """The ALTO viewer on one page of a volume, through this site's results address."""
-    from results.keys import url_for_key
-
     return "/alto?" + urlencode({"src": url_for_key(f"{volume.alto_prefix}{page}.xml")})
 
 
 def iiif_url(volume) -> str:
-    from results.keys import url_for_key
-
     return url_for_key(volume.iiif_key)
 
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from campaigns import kube, reading, rerun
 from campaigns.models import Campaign
+from campaigns.reading import find_campaign
 from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE
 from results.access import Access
 
@@ -59,8 +60,6 @@ def panel(campaign: Campaign, access: Access) -> dict | None:
 @require_safe
 def rerun_file(request, namespace, name):
     """The re-run campaign file as a download; ``?pipeline=`` names another pipeline id for it."""
-    from campaigns.reading import find_campaign
-
     campaign, state = find_campaign(request, namespace, name, timezone.now())
     if campaign is None:
         sentence = " ".join(state.problems) or f"There is no campaign named {name[:80]} in a namespace this site shows."

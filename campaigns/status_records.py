@@ -26,6 +26,7 @@ import threading
 from django.conf import settings
 
 from campaigns import kube, status_lease
+from campaigns.projection import status_record_updates
 from core import metrics
 from core.contract import (
     ANNOTATION_JOB_UID,
@@ -117,7 +118,6 @@ def _changed(reading: kube.Reading, campaign, existing: dict) -> list[str]:
     """Names of the campaign's status records that the snapshot says need writing."""
     if campaign.job_gone:
         return []
-    from campaigns.projection import status_record_updates
 
     try:
         data_by_name = {name: (item.get("data") or {}) for name, item in existing.items()}
@@ -156,8 +156,6 @@ def _write(namespace: str, name: str, campaign, current: dict | None) -> int:
 
 def _update_for(campaign, name: str, current: dict) -> dict | None:
     """The data to patch into `current`, or None when nothing changed or this view is older than it."""
-    from campaigns.projection import status_record_updates
-
     stored = current.get("data") or {}
     data = status_record_updates(campaign, {name: stored}, settings.HTRFLOW_RESULTS_URL).get(name)
     if data is None:
@@ -202,8 +200,6 @@ def _report_foreign(namespace: str, name: str, record: dict) -> None:
 
 
 def _new_record(namespace: str, name: str, campaign) -> dict:
-    from campaigns.projection import status_record_updates
-
     data = status_record_updates(campaign, {}, settings.HTRFLOW_RESULTS_URL)[name]
     labels = {LABEL_MANAGED_BY: "converter", LABEL_KIND: "status"}
     if campaign.campaign:

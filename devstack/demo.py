@@ -144,11 +144,12 @@ class Demo:
         self.scene = None
 
     def start(self) -> None:
-        from devstack.images import ImageServer
-        from devstack.kubeapi import KubeDouble
-        from devstack.scene import build_scene, load_scene
-        from devstack.simulator import Simulator
-        from devstack.store import StoreDouble
+        # Imported only when starting: a taken port or a bad argument is answered before these load.
+        from devstack.images import ImageServer  # (as above)
+        from devstack.kubeapi import KubeDouble  # (as above)
+        from devstack.scene import build_scene, load_scene  # (as above)
+        from devstack.simulator import Simulator  # (as above)
+        from devstack.store import StoreDouble  # (as above)
 
         print("Starting the Kubernetes API double, the S3 store double and the image server ...", flush=True)
         self.kube = KubeDouble().start(HOST, 0)

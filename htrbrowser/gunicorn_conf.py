@@ -86,6 +86,7 @@ def when_ready(server):
         return
     from prometheus_client import start_http_server
 
+    # gunicorn reads this file before the app exists; the registry is loaded only when it is served.
     from core import metrics
 
     start_http_server(METRICS_PORT, METRICS_ADDRESS, registry=metrics.registry())
