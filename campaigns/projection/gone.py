@@ -7,6 +7,7 @@ accounts for it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from campaigns.models import (
@@ -68,53 +69,96 @@ def gone_groups(index: SnapshotIndex, live_jobs: set[str]) -> dict[str, list[str
     return {key: [job for _, job in sorted(jobs)] for key, jobs in groups.items()}
 
 
-def project_gone(snapshot: Snapshot, index: SnapshotIndex, name: str, job_names: list[str]) -> Campaign:
-    """A campaign known only from its records: the status ConfigMap says how far it got."""
-    phases = []
-    counts = Counts()
-    started: list[datetime | None] = []
-    finished: list[datetime | None] = []
-    volumes: list[Volume] = []
-    failures: list[Volume] = []
-    truncated = False
-    first_record: dict = {}
-    first_status: dict = {}
+@dataclass
+class _GonePart:
+    """What one gone Job's records say: its phase, counts, times and volumes."""
+
+    phase: str
+    counts: Counts
+    started_at: datetime | None
+    finished_at: datetime | None
+    volumes: list[Volume]
+    truncated: bool  # the record counted more failures than it listed
+
+
+def _records_of(index: SnapshotIndex, job: str) -> tuple[dict, dict]:
+    """A gone Job's record and status record ({} for one not found)."""
+    record = index.records.get(f"campaign-{job}") or {}
+    status = index.status_records.get(f"campaign-{job}-status") or {}
+    return record, status
+
+
+def _gone_part(namespace: str, pipeline: str, job: str, record: dict, status: dict) -> _GonePart:
+    data = as_dict(status.get("data"))
+    phase = RECORD_PHASE_TO_PHASE.get(as_str(data.get("phase")), UNKNOWN)
+    lines = parse_volumes_txt(get_path(record, "data", "volumes.txt"))
+    total = as_int(data.get("volumesTotal"), -1)
+    if total < 0:
+        total = max(lines) + 1 if lines else 0
+    done = max(0, as_int(data.get("volumesDone"), 0))
+    failed_count = max(0, as_int(data.get("volumesFailed"), 0))
+    failed_ids = dict(failed_volumes_from_record(data))
+    return _GonePart(
+        phase=phase,
+        counts=Counts(total=max(0, total), done=done, failed=failed_count),
+        started_at=parse_time(data.get("startedAt")),
+        finished_at=parse_time(data.get("finishedAt")),
+        volumes=_gone_volumes(namespace, pipeline, job, lines, failed_ids, phase, done, failed_count),
+        truncated=failed_count > len(failed_ids),
+    )
+
+
+def _gone_parts(namespace: str, index: SnapshotIndex, job_names: list[str]) -> tuple[list[_GonePart], str, str]:
+    """Each gone Job's part, with the campaign's pipeline and label: the first any part's records name.
+
+    A part's volumes carry the pipeline named by that part or an earlier one.
+    """
+    parts = []
     pipeline = ""
     label = ""
     for job in job_names:
-        record = index.records.get(f"campaign-{job}") or {}
-        status = index.status_records.get(f"campaign-{job}-status") or {}
-        first_record = first_record or record
-        first_status = first_status or status
+        record, status = _records_of(index, job)
         labels = {**labels_of(status), **labels_of(record)}
         pipeline = pipeline or as_str(labels.get(LABEL_PIPELINE))
         label = label or as_str(labels.get(LABEL_CAMPAIGN))
-        data = as_dict(status.get("data"))
-        stored = as_str(data.get("phase"))
-        phase = RECORD_PHASE_TO_PHASE.get(stored, UNKNOWN)
-        phases.append(phase)
-        lines = parse_volumes_txt(get_path(record, "data", "volumes.txt"))
-        total = as_int(data.get("volumesTotal"), -1)
-        if total < 0:
-            total = max(lines) + 1 if lines else 0
-        done = max(0, as_int(data.get("volumesDone"), 0))
-        failed_count = max(0, as_int(data.get("volumesFailed"), 0))
-        counts.total += max(0, total)
-        counts.done += done
-        counts.failed += failed_count
-        started.append(parse_time(data.get("startedAt")))
-        finished.append(parse_time(data.get("finishedAt")))
-        failed_ids = dict(failed_volumes_from_record(data))
-        truncated = truncated or failed_count > len(failed_ids)
-        part_volumes = _gone_volumes(snapshot.namespace, pipeline, job, lines, failed_ids, phase, done, failed_count)
-        volumes.extend(part_volumes)
-        failures.extend(v for v in part_volumes if v.state == "failed")
-    stored_phase = as_str(as_dict(first_status.get("data")).get("phase"))
-    if phases and all(p in FINAL_PHASES for p in phases):
-        phase = SUCCEEDED if all(p == SUCCEEDED for p in phases) else (PARTIALLY_FAILED if counts.done else FAILED)
-    else:
-        phase = UNKNOWN
-    counts.pending = 0
+        parts.append(_gone_part(namespace, pipeline, job, record, status))
+    return parts, pipeline, label
+
+
+def _first_records(index: SnapshotIndex, job_names: list[str]) -> tuple[dict, dict]:
+    """The first record and the first status record found among the parts ({} when none is)."""
+    found = [_records_of(index, job) for job in job_names]
+    first_record = next((record for record, _ in found if record), {})
+    first_status = next((status for _, status in found if status), {})
+    return first_record, first_status
+
+
+def _total_counts(parts: list[_GonePart]) -> Counts:
+    return Counts(
+        total=sum(part.counts.total for part in parts),
+        done=sum(part.counts.done for part in parts),
+        failed=sum(part.counts.failed for part in parts),
+        pending=0,
+    )
+
+
+def _combine_phase(phases: list[str], done: int) -> str:
+    """Final only when every part is: succeeded if all did, else partially failed if any volume is done."""
+    if not phases or not all(phase in FINAL_PHASES for phase in phases):
+        return UNKNOWN
+    if all(phase == SUCCEEDED for phase in phases):
+        return SUCCEEDED
+    return PARTIALLY_FAILED if done else FAILED
+
+
+def project_gone(snapshot: Snapshot, index: SnapshotIndex, name: str, job_names: list[str]) -> Campaign:
+    """A campaign known only from its records: the status ConfigMap says how far it got."""
+    parts, pipeline, label = _gone_parts(snapshot.namespace, index, job_names)
+    first_record, first_status = _first_records(index, job_names)
+    status_data = as_dict(first_status.get("data"))
+    counts = _total_counts(parts)
+    phase = _combine_phase([part.phase for part in parts], counts.done)
+    volumes = [volume for part in parts for volume in part.volumes]
     record_info = read_record_info(first_record)
     campaign = Campaign(
         namespace=snapshot.namespace,
@@ -124,17 +168,17 @@ def project_gone(snapshot: Snapshot, index: SnapshotIndex, name: str, job_names:
         phase=phase,
         parts=list(job_names),
         created_at=created_time(first_record) or parse_time(record_info.applied_at),
-        started_at=earliest(started),
-        finished_at=latest(finished) if phase in FINAL_PHASES else None,
+        started_at=earliest(part.started_at for part in parts),
+        finished_at=latest(part.finished_at for part in parts) if phase in FINAL_PHASES else None,
         job_gone=True,
-        job_uid=as_str(as_dict(first_status.get("data")).get("jobUid")) or record_info.job_uid,
+        job_uid=as_str(status_data.get("jobUid")) or record_info.job_uid,
         counts=counts,
         volumes=volumes,
-        failures=failures,
-        failures_truncated=truncated,
+        failures=[volume for volume in volumes if volume.state == "failed"],
+        failures_truncated=any(part.truncated for part in parts),
         record=record_info,
         results_prefix=results_prefix(snapshot.namespace, pipeline) if pipeline else "",
-        stored_phase=bounded(stored_phase, 40),
+        stored_phase=bounded(as_str(status_data.get("phase")), 40),
     )
     fill_pipeline(campaign, index, None)
     for volume in volumes:

@@ -155,14 +155,7 @@ def _combine_phase(parts: list[_Part]) -> str:
     return FAILED
 
 
-def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list[dict], now: datetime) -> Campaign:
-    first = jobs[0]
-    labels = labels_of(first)
-    pipeline = as_str(labels.get(LABEL_PIPELINE))
-    parts = [_project_part(snapshot, index, job, pipeline) for job in jobs]
-    phase = _combine_phase(parts)
-    notable = [volume for part in parts for volume in part.volumes]
-    volumes = Volumes([part.all_volumes for part in parts])
+def _live_counts(parts: list[_Part]) -> Counts:
     counts = Counts(
         total=sum(part.total for part in parts),
         done=sum(len(part.completed) for part in parts),
@@ -170,6 +163,16 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
         active=sum(part.active for part in parts),
     )
     counts.pending = max(0, counts.total - counts.done - counts.failed - counts.active)
+    return counts
+
+
+def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list[dict], now: datetime) -> Campaign:
+    first = jobs[0]
+    labels = labels_of(first)
+    pipeline = as_str(labels.get(LABEL_PIPELINE))
+    parts = [_project_part(snapshot, index, job, pipeline) for job in jobs]
+    phase = _combine_phase(parts)
+    notable = [volume for part in parts for volume in part.volumes]
     record = _record_for(index, first)
     campaign = Campaign(
         namespace=snapshot.namespace,
@@ -183,8 +186,8 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
         started_at=earliest(part.started_at for part in parts),
         finished_at=latest(part.finished_at for part in parts) if phase in FINAL_PHASES else None,
         job_uid=as_str(metadata_of(first).get("uid")),
-        counts=counts,
-        volumes=volumes,
+        counts=_live_counts(parts),
+        volumes=Volumes([part.all_volumes for part in parts]),
         parallelism=sum(max(0, as_int(get_path(job, "spec", "parallelism"), 0)) for job in jobs),
         record=read_record_info(record),
         results_prefix=results_prefix(snapshot.namespace, pipeline) if pipeline else "",
@@ -195,31 +198,51 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
     _fill_failures_from_status_records(campaign, index, parts)
     campaign.failures = [v for v in notable if v.state == "failed" or (v.retrying and v.reason is not None)]
     fill_pipeline(campaign, index, first)
+    _fill_warmup(campaign, snapshot, index, pipeline)
+    if phase in FINAL_PHASES:
+        _fill_finished_workload(campaign, index, first)
+    else:
+        _fill_queue(campaign, snapshot, index, parts, now)
+    campaign.part_states = [_part_state(part) for part in parts]
+    _fill_sentences(campaign, snapshot.namespace, parts, notable, held=phase in (QUEUED, PAUSED))
+    return campaign
+
+
+def _fill_warmup(campaign: Campaign, snapshot: Snapshot, index: SnapshotIndex, pipeline: str) -> None:
     campaign.warmup = project_warmup(snapshot, index, pipeline, campaign)
     if campaign.is_final and not any(v.reason and v.reason.kind == "warmup_marker" for v in campaign.failures):
         campaign.warmup = None  # a finished campaign no longer waits for the cache
-    if phase not in FINAL_PHASES:
-        queue_part = next((part for part in parts if part.suspended and part.phase in (QUEUED, PAUSED)), parts[0])
-        campaign.queue = queue_state(snapshot, index, queue_part.job, now)
-        if campaign.queue is not None:
-            campaign.workload_name = campaign.queue.workload_name
-            campaign.queue_name = campaign.queue.queue_name or campaign.queue_name
-            campaign.cluster_queue_name = campaign.queue.cluster_queue
-            campaign.priority_class = campaign.queue.priority_class or campaign.priority_class
-            campaign.queue.sentence = queue_sentence(campaign.queue, snapshot.namespace, queue_part.name)
-    else:
-        workload = workload_for(index, first)
-        if workload:
-            campaign.workload_name = name_of(workload)
-            campaign.cluster_queue_name = as_str(get_path(workload, "status", "admission", "clusterQueue"))
-    campaign.part_states = [_part_state(part) for part in parts]
-    held = phase in (QUEUED, PAUSED)
+
+
+def _fill_queue(
+    campaign: Campaign, snapshot: Snapshot, index: SnapshotIndex, parts: list[_Part], now: datetime
+) -> None:
+    """Where an unfinished campaign stands in Kueue, read from its held part (else its first)."""
+    queue_part = next((part for part in parts if part.suspended and part.phase in (QUEUED, PAUSED)), parts[0])
+    campaign.queue = queue_state(snapshot, index, queue_part.job, now)
+    if campaign.queue is None:
+        return
+    campaign.workload_name = campaign.queue.workload_name
+    campaign.queue_name = campaign.queue.queue_name or campaign.queue_name
+    campaign.cluster_queue_name = campaign.queue.cluster_queue
+    campaign.priority_class = campaign.queue.priority_class or campaign.priority_class
+    campaign.queue.sentence = queue_sentence(campaign.queue, snapshot.namespace, queue_part.name)
+
+
+def _fill_finished_workload(campaign: Campaign, index: SnapshotIndex, job: dict) -> None:
+    """A finished campaign keeps the names of the Workload and ClusterQueue that ran it."""
+    workload = workload_for(index, job)
+    if workload:
+        campaign.workload_name = name_of(workload)
+        campaign.cluster_queue_name = as_str(get_path(workload, "status", "admission", "clusterQueue"))
+
+
+def _fill_sentences(campaign: Campaign, namespace: str, parts: list[_Part], notable: list[Volume], held: bool) -> None:
     for part in parts:
         part.all_volumes.held = held
     for volume in notable:
-        volume.sentence = volume_sentence(volume, snapshot.namespace, held=held)
+        volume.sentence = volume_sentence(volume, namespace, held=held)
     campaign.sentence = campaign_sentence(campaign)
-    return campaign
 
 
 def _failed_condition_text(jobs: list[dict]) -> str:

@@ -63,40 +63,13 @@ def _priority_class_of(workload: dict | None, job: dict) -> str:
 
 def queue_state(snapshot: Snapshot, index: SnapshotIndex, job: dict, now: datetime) -> QueueState | None:
     workload = workload_for(index, job)
-    labels = labels_of(job)
-    queue_name = as_str(get_path(workload, "spec", "queueName")) or as_str(labels.get(LABEL_QUEUE_NAME))
-    state = QueueState(
-        kind="not_looked_at",
-        workload_name=name_of(workload) if workload else "",
-        queue_name=queue_name,
-        cluster_queue=_cluster_queue_name(index, workload, queue_name),
-        priority_class=_priority_class_of(workload, job),
-    )
+    state = _new_state(index, workload, job)
     if workload is None:
         if not job_suspended(job):
             return None
         _no_workload(state, snapshot, job, now)
         return state
-    if get_path(workload, "spec", "active") is False:
-        state.kind = "paused"
-        return state
-    evicted = condition(workload, "Evicted")
-    if evicted is not None and evicted.get("status") == "True":
-        state.reason = bounded(as_str(evicted.get("reason")), 80)
-        state.message = bounded(as_str(evicted.get("message")))
-        state.since = parse_time(evicted.get("lastTransitionTime"))
-        state.kind = {"Deactivated": "paused", "Preempted": "preempted", "InactiveWorkload": "paused"}.get(
-            state.reason, "evicted"
-        )
-        return state
-    preempted = condition(workload, "Preempted")
-    if preempted is not None and preempted.get("status") == "True":
-        state.kind = "preempted"
-        state.reason = bounded(as_str(preempted.get("reason")), 80)
-        state.message = bounded(as_str(preempted.get("message")))
-        return state
-    if condition_true(workload, "Admitted") or condition_true(workload, "Finished"):
-        state.kind = "admitted"
+    if _stopped_or_admitted(state, workload):
         return state
     conditions = [c for c in as_list(get_path(workload, "status", "conditions")) if isinstance(c, dict)]
     state.fits = resource_fits(index, workload, job, state.cluster_queue)
@@ -108,16 +81,67 @@ def queue_state(snapshot: Snapshot, index: SnapshotIndex, job: dict, now: dateti
         state.kind = "kueue_silent" if created and now - created > KUEUE_SILENT_AFTER else "not_looked_at"
         state.since = created
         return state
+    _not_admitted(state, snapshot, index, workload, job, now)
+    return state
+
+
+def _new_state(index: SnapshotIndex, workload: dict | None, job: dict) -> QueueState:
+    queue_name = as_str(get_path(workload, "spec", "queueName")) or as_str(labels_of(job).get(LABEL_QUEUE_NAME))
+    return QueueState(
+        kind="not_looked_at",
+        workload_name=name_of(workload) if workload else "",
+        queue_name=queue_name,
+        cluster_queue=_cluster_queue_name(index, workload, queue_name),
+        priority_class=_priority_class_of(workload, job),
+    )
+
+
+def _stopped_or_admitted(state: QueueState, workload: dict) -> bool:
+    """Sets the kind of a Workload that is paused, evicted, preempted or admitted; False for any other."""
+    if get_path(workload, "spec", "active") is False:
+        state.kind = "paused"
+        return True
+    evicted = condition(workload, "Evicted")
+    if evicted is not None and evicted.get("status") == "True":
+        state.reason = bounded(as_str(evicted.get("reason")), 80)
+        state.message = bounded(as_str(evicted.get("message")))
+        state.since = parse_time(evicted.get("lastTransitionTime"))
+        state.kind = {"Deactivated": "paused", "Preempted": "preempted", "InactiveWorkload": "paused"}.get(
+            state.reason, "evicted"
+        )
+        return True
+    preempted = condition(workload, "Preempted")
+    if preempted is not None and preempted.get("status") == "True":
+        state.kind = "preempted"
+        state.reason = bounded(as_str(preempted.get("reason")), 80)
+        state.message = bounded(as_str(preempted.get("message")))
+        return True
+    if condition_true(workload, "Admitted") or condition_true(workload, "Finished"):
+        state.kind = "admitted"
+        return True
+    return False
+
+
+def _not_admitted(
+    state: QueueState, snapshot: Snapshot, index: SnapshotIndex, workload: dict, job: dict, now: datetime
+) -> None:
+    """Why a Workload Kueue has looked at is not admitted: inadmissible, never fits, or waiting."""
     reserved = condition(workload, "QuotaReserved") or {}
     state.message = bounded(as_str(reserved.get("message")))
     state.reason = bounded(as_str(reserved.get("reason")), 80)
     state.since = parse_time(reserved.get("lastTransitionTime"))
     if _inadmissible(index, snapshot, state, reserved):
         state.kind = "inadmissible"
-        return state
-    if snapshot.cluster_queues is None and _says_never_fits(state.message):
+    elif snapshot.cluster_queues is None and _says_never_fits(state.message):
         state.kind = "never_fits"
-        return state
+    else:
+        _waiting(state, snapshot, index, workload, job, now)
+
+
+def _waiting(
+    state: QueueState, snapshot: Snapshot, index: SnapshotIndex, workload: dict, job: dict, now: datetime
+) -> None:
+    """A Workload waiting in line: how many go first, who holds the quota, and whether Kueue is silent."""
     state.kind = "waiting"
     state.ahead, state.holders, state.ahead_names = _queue_position(index, snapshot, workload, state.cluster_queue)
     cluster_queue = index.cluster_queues.get(state.cluster_queue)
@@ -131,7 +155,6 @@ def queue_state(snapshot: Snapshot, index: SnapshotIndex, job: dict, now: dateti
         and room_for(index, workload, job, state.cluster_queue)
     ):
         state.kind = "kueue_silent"  # first in line, the queue has room, yet nothing admits it
-    return state
 
 
 def _no_workload(state: QueueState, snapshot: Snapshot, job: dict, now: datetime) -> None:
