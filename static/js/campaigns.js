@@ -26,6 +26,15 @@
     elt.setAttribute("data-backoff-ms", String(next));
     elt.setAttribute("data-backoff-until", String(Date.now() + next));
     elt.classList.add("poll-trouble");
+    /* A poll that carries its own words for this (data-trouble) says them, once, where it stands. */
+    var words = elt.getAttribute("data-trouble");
+    if (words && !elt.parentNode.querySelector(".poll-trouble-note")) {
+      var note = document.createElement("p");
+      note.className = "banner warn poll-trouble-note";
+      note.setAttribute("role", "status");
+      note.textContent = words;
+      elt.parentNode.insertBefore(note, elt);
+    }
   }
   document.addEventListener("htmx:sendError", backOff);
   document.addEventListener("htmx:responseError", backOff);
@@ -37,6 +46,13 @@
     elt.removeAttribute("data-backoff-ms");
     elt.removeAttribute("data-backoff-until");
     elt.classList.remove("poll-trouble");
+  });
+
+  /* The site answered again: its words go (before the swap, while the poll is still in the page). */
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!isPoll(event.detail.elt) || event.detail.xhr.status >= 400) return;
+    var note = event.detail.elt.parentNode && event.detail.elt.parentNode.querySelector(".poll-trouble-note");
+    if (note) note.remove();
   });
 
   /* Coming back to the tab: ask at once instead of waiting for the next tick. */

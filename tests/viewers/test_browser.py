@@ -413,3 +413,18 @@ def test_a_second_request_brings_a_row_before_the_lone_one_already_shown(page, s
     expect(row.locator("summary")).to_have_text("2 HTTP requests · lines 2–4")
     expect(page.locator("#L2")).to_be_hidden()
     assert page.locator("#L1").bounding_box()["y"] < row.bounding_box()["y"] < page.locator("#L3").bounding_box()["y"]
+
+
+def test_a_live_log_says_so_when_this_site_does_not_answer_and_goes_on_when_it_does(page, site, store, monkeypatch):
+    monkeypatch.setattr(log_viewer, "POLL_SECONDS", 1)  # the live server runs in this process
+    store.put(site["base"] + ".txt", "2026-12-02 10:00:00,000 INFO htrflow.wrapper: [V1] starting\n")  # still running
+    page.route("**/log/more**", lambda route: route.abort())
+    page.goto(log_page(site, live="1"))
+    note = page.locator(".poll-trouble-note")
+    expect(note).to_contain_text("This site did not answer", timeout=10_000)
+    expect(note).to_have_attribute("role", "status")
+    expect(note).to_have_count(1)
+    page.unroute("**/log/more**")
+    page.evaluate("document.getElementById('log-live').removeAttribute('data-backoff-until')")  # skip the 10 s wait
+    page.locator("#log-live").dispatch_event("poll-now")
+    expect(note).to_have_count(0, timeout=10_000)
