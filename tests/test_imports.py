@@ -101,3 +101,21 @@ def test_no_import_of_ours_hides_in_a_function_without_saying_why():
             if lines:
                 hidden[str(path.relative_to(ROOT))] = lines
     assert hidden == {}
+
+
+def test_product_modules_are_read_in_one_sitting():
+    """No product module over 600 lines and no product function over 60 (the devstack, tests and
+    benchmarks may read straight through a scene)."""
+    too_long = []
+    for package in ("htrbrowser", "campaigns", "results", "core"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            source = path.read_text()
+            name = str(path.relative_to(ROOT))
+            if len(source.splitlines()) > 600:
+                too_long.append((name, len(source.splitlines())))
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    length = node.end_lineno - node.lineno + 1
+                    if length > 60:
+                        too_long.append((f"{name}:{node.name}", length))
+    assert too_long == []
