@@ -171,52 +171,54 @@ def may_read_prefix(access_key, secret_key, prefix, *, ask_listing=True):
     read (S3 says it only to an account that may read or list there); "no such bucket" proves nothing
     (StoreError NO_REASON). Raises StoreError as ``prove_account`` does.
     """
-    try:
-        client = client_for(access_key, secret_key)
-        answer = _once_more_if_refused(
-            lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=prefix, Range="bytes=0-0")
-        )
-    except ClientError as error:
-        code, status = error_code(error), http_status(error)
-        if code in WRONG_ACCOUNT_CODES:
-            raise StoreError(Outcome.SESSION_ENDED) from None
-        if code == "AccessDenied":
-            return _may_list(client, prefix) if ask_listing else None
-        if code == "NoSuchBucket":  # another bucket than S3_BUCKET answers: nothing is proved
-            raise StoreError(Outcome.NO_REASON) from None
-        if code in ACCOUNT_VALID_CODES or status in (404, 416):
-            return True
-        raise outcome_of(error) from None
-    except BotoCoreError as error:
-        raise outcome_of(error) from None
-    answer["Body"].close()
-    return True
+    client, error = _first_byte(access_key, secret_key, prefix)
+    if error is None:
+        return True
+    code, status = error_code(error), http_status(error)
+    if code == "AccessDenied":
+        return _may_list(client, prefix) if ask_listing else None
+    if code == "NoSuchBucket":  # another bucket than S3_BUCKET answers: nothing is proved
+        raise StoreError(Outcome.NO_REASON)
+    if code in ACCOUNT_VALID_CODES or status in (404, 416):
+        return True
+    raise outcome_of(error)
 
 
 def may_read_key(access_key, secret_key, key):
     """Whether the account may read ``key``, an object known to exist: True when a ranged GET of it is
     answered, False when refused, None when it is not there (which proves nothing either way).
     Raises StoreError as ``prove_account`` does."""
+    _client, error = _first_byte(access_key, secret_key, key)
+    if error is None:
+        return True
+    code, status = error_code(error), http_status(error)
+    if code == "AccessDenied":
+        return False
+    if code == "InvalidRange" or status == 416:  # an empty object: it was read
+        return True
+    if code == "NoSuchKey":
+        return None
+    raise outcome_of(error)
+
+
+def _first_byte(access_key, secret_key, key):
+    """``(client, None)`` when a ranged GET of ``key``'s first byte was answered, ``(client, ClientError)``
+    when the store refused it. A wrong account raises StoreError SESSION_ENDED; a store that cannot be
+    reached raises its outcome."""
+    client = None
     try:
         client = client_for(access_key, secret_key)
         answer = _once_more_if_refused(
             lambda: client.get_object(Bucket=settings.S3_BUCKET, Key=key, Range="bytes=0-0")
         )
     except ClientError as error:
-        code, status = error_code(error), http_status(error)
-        if code in WRONG_ACCOUNT_CODES:
+        if error_code(error) in WRONG_ACCOUNT_CODES:
             raise StoreError(Outcome.SESSION_ENDED) from None
-        if code == "AccessDenied":
-            return False
-        if code == "InvalidRange" or status == 416:  # an empty object: it was read
-            return True
-        if code == "NoSuchKey":
-            return None
-        raise outcome_of(error) from None
+        return client, error
     except BotoCoreError as error:
         raise outcome_of(error) from None
     answer["Body"].close()
-    return True
+    return client, None
 
 
 def _may_list(client, prefix):
