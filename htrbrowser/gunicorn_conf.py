@@ -5,8 +5,9 @@ Command-line options still win; this file adds what a command line cannot say:
 - **Metrics** (`HTRFLOW_METRICS=true`): every worker writes its figures to files in one folder
   (`HTRFLOW_METRICS_DIR`, else a fresh temporary folder), emptied at start; a worker that exits is
   marked dead so its gauges stop counting; the master serves the sum on its own port
-  (`HTRFLOW_METRICS_PORT`, 9100, on `HTRFLOW_METRICS_ADDRESS`, all addresses), which the site's
-  public port never answers. With the setting off nothing here changes how gunicorn runs.
+  (`HTRFLOW_METRICS_PORT`, 9100, on `HTRFLOW_METRICS_ADDRESS`, else on the address the site is
+  bound to: all addresses in the image, loopback when the site listens on loopback only), which the
+  site's public port never answers. With the setting off nothing here changes how gunicorn runs.
 - **Logs**: gunicorn's access log is off, because the site logs one line per request itself (with its
   request id); with `HTRFLOW_LOG_FORMAT=json` gunicorn's own messages are JSON lines too.
 """
@@ -24,7 +25,7 @@ from htrbrowser.env import SettingError, env_bool, env_choice, env_int, env_str 
 try:
     METRICS = env_bool("HTRFLOW_METRICS", False)
     METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
-    METRICS_ADDRESS = env_str("HTRFLOW_METRICS_ADDRESS", "0.0.0.0")  # noqa: S104 - scraped on the pod's address
+    METRICS_ADDRESS = env_str("HTRFLOW_METRICS_ADDRESS", "")
     LOG_FORMAT = env_choice("HTRFLOW_LOG_FORMAT", "plain", {"plain", "json"})
 except SettingError as error:  # one sentence, as settings.py gives, not gunicorn's traceback
     print(error, file=sys.stderr)
@@ -81,6 +82,18 @@ else:
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
 
 
+def metrics_address(site_addresses) -> str:
+    """Where the metrics listen: `HTRFLOW_METRICS_ADDRESS` when set, else the one host the site is bound
+    to (a site kept to loopback keeps its metrics there too); loopback when the site binds several
+    hosts or a unix socket, since no single answer would be right."""
+    if METRICS_ADDRESS:
+        return METRICS_ADDRESS
+    hosts = {address[0] if isinstance(address, tuple) else None for address in site_addresses}
+    if len(hosts) == 1 and None not in hosts:
+        return hosts.pop()
+    return "127.0.0.1"
+
+
 def when_ready(server):
     if not METRICS:
         return
@@ -89,8 +102,9 @@ def when_ready(server):
     # gunicorn reads this file before the app exists; the registry is loaded only when it is served.
     from core import metrics
 
-    start_http_server(METRICS_PORT, METRICS_ADDRESS, registry=metrics.registry())
-    server.log.info("Metrics served on %s:%s", METRICS_ADDRESS, METRICS_PORT)
+    address = metrics_address(server.cfg.address)
+    start_http_server(METRICS_PORT, address, registry=metrics.registry())
+    server.log.info("Metrics served on %s:%s", address, METRICS_PORT)
 
 
 def child_exit(server, worker):

@@ -143,7 +143,7 @@ def test_the_admission_policy_binds_to_this_service_account_only():
 def test_network_policy_allows_only_the_controller_in_and_dns_api_store_out():
     policy = one(render(FULL_VALUES), "NetworkPolicy")["spec"]
     assert policy["policyTypes"] == ["Ingress", "Egress"]
-    [ingress] = policy["ingress"]
+    [ingress] = [rule for rule in policy["ingress"] if rule["ports"] != [{"port": "metrics", "protocol": "TCP"}]]
     assert ingress["ports"] == [{"port": "http", "protocol": "TCP"}]
     assert ingress["from"][1] == {"ipBlock": {"cidr": "192.0.2.0/24"}}
     destinations = [peer for rule in policy["egress"] for peer in rule.get("to", [])]
