@@ -3,7 +3,8 @@
 PyPI's ``helm-python-sdk`` (import name ``helm_python``) ships Helm's Go SDK as a shared library
 and calls it through ctypes: no helm binary, no cluster. Rendering runs the same engine
 ``helm template`` does, values.schema.json included; ``lookup`` finds nothing, as with
-``helm template``.
+``helm template``. What the chart cannot look up it must then be given (``OFFLINE``), as an
+operator rendering with ``helm template`` or Argo CD must; ``given=False`` renders without it.
 """
 
 from __future__ import annotations
@@ -76,9 +77,14 @@ FULL_VALUES = {
         "s3Ports": [443, 9000],
         "apiServer": {"cidrs": ["203.0.113.5/32"], "port": 6443},
         "dns": {"namespace": "kube-system", "podLabels": {"k8s-app": "kube-dns"}},
-        "extraEgress": [{"to": [{"ipBlock": {"cidr": "192.0.2.80/32"}}], "ports": [{"port": 6379, "protocol": "TCP"}]}],
+        "redis": {"cidrs": ["192.0.2.80/32"], "namespace": "", "podLabels": {}, "port": 6380},
+        "extraEgress": [{"to": [{"ipBlock": {"cidr": "192.0.2.90/32"}}], "ports": [{"port": 3128, "protocol": "TCP"}]}],
     },
 }
+
+
+# What a render without a cluster must be given: the chart refuses to guess it (tests/chart/test_offline.py).
+OFFLINE = {"network": {"apiServer": {"cidrs": ["192.0.2.1/32"]}}}
 
 
 def merged(base: dict, changes: dict) -> dict:
@@ -92,9 +98,11 @@ def merged(base: dict, changes: dict) -> dict:
     return out
 
 
-def render_files(values: dict | None = None, namespace: str = NAMESPACE) -> dict[str, str]:
-    """Template path -> rendered text. Raises helm_python.HelmValuesError / HelmRenderError."""
-    return dict(_render_cached(json.dumps(values or {}, sort_keys=True), namespace))
+def render_files(values: dict | None = None, namespace: str = NAMESPACE, given: bool = True) -> dict[str, str]:
+    """Template path -> rendered text, ``OFFLINE`` under ``values`` unless ``given`` is False.
+    Raises helm_python.HelmValuesError / HelmRenderError."""
+    values = merged(OFFLINE, values or {}) if given else values or {}
+    return dict(_render_cached(json.dumps(values, sort_keys=True), namespace))
 
 
 @functools.lru_cache(maxsize=64)
@@ -104,10 +112,10 @@ def _render_cached(values_json: str, namespace: str) -> tuple:
     return tuple(files.items())
 
 
-def render(values: dict | None = None, namespace: str = NAMESPACE) -> list[dict]:
+def render(values: dict | None = None, namespace: str = NAMESPACE, given: bool = True) -> list[dict]:
     """Every object the chart renders (NOTES.txt and empty documents left out)."""
     objects = []
-    for path, text in sorted(render_files(values, namespace).items()):
+    for path, text in sorted(render_files(values, namespace, given).items()):
         if path.endswith("NOTES.txt"):
             continue
         objects.extend(doc for doc in yaml.safe_load_all(text) if doc)

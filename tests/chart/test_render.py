@@ -148,16 +148,20 @@ def test_network_policy_allows_only_the_controller_in_and_dns_api_store_out():
     assert ingress["from"][1] == {"ipBlock": {"cidr": "192.0.2.0/24"}}
     destinations = [peer for rule in policy["egress"] for peer in rule.get("to", [])]
     cidrs = sorted(peer["ipBlock"]["cidr"] for peer in destinations if "ipBlock" in peer)
-    assert cidrs == sorted(["203.0.113.5/32", "198.51.100.10/32", "2001:db8::/64", "192.0.2.80/32"])
+    assert cidrs == sorted(["203.0.113.5/32", "198.51.100.10/32", "2001:db8::/64", "192.0.2.80/32", "192.0.2.90/32"])
+    [redis] = [rule for rule in policy["egress"] if {"ipBlock": {"cidr": "192.0.2.80/32"}} in rule["to"]]
+    assert redis["ports"] == [{"port": 6380, "protocol": "TCP"}]
     assert all("to" in rule for rule in policy["egress"])  # no rule open to any address
 
 
-def test_without_api_server_addresses_only_its_ports_are_open_and_the_notes_say_so():
+def test_the_api_server_is_reached_on_443_and_6443_at_its_addresses_only_and_the_notes_say_what_is_missing():
     egress = one(render(), "NetworkPolicy")["spec"]["egress"]
-    open_rules = [rule for rule in egress if "to" not in rule]
-    assert [sorted(port["port"] for port in rule["ports"]) for rule in open_rules] == [[443, 6443]]
+    assert all("to" in rule for rule in egress)  # nothing open to any address
+    [api] = [rule for rule in egress if {"ipBlock": {"cidr": "192.0.2.1/32"}} in rule["to"]]
+    assert sorted(port["port"] for port in api["ports"]) == [443, 6443]
+    more = one(render({"network": {"apiServer": {"port": 16443}}}), "NetworkPolicy")["spec"]["egress"]
+    assert any(sorted(port["port"] for port in rule["ports"]) == [443, 6443, 16443] for rule in more)
     text = notes()
-    assert "network.apiServer.cidrs is empty" in text
     assert "network.s3Cidrs is empty" in text
 
 
@@ -194,8 +198,9 @@ def test_probes_are_the_app_s_health_and_readiness_answers():
 def test_helm_lint_finds_no_warning_or_error(case):
     import helm_python
 
-    from tests.chart.render import CHART
+    from tests.chart.render import CHART, OFFLINE, merged
 
-    report = helm_python.lint(CHART, CASES[case], strict=True, namespace=NAMESPACE, kube_version="v1.30.0")
+    values = merged(OFFLINE, CASES[case])
+    report = helm_python.lint(CHART, values, strict=True, namespace=NAMESPACE, kube_version="v1.30.0")
     assert report["errors"] == []
     assert [m for m in report["messages"] if m["severity"] >= 2] == []
