@@ -7,8 +7,14 @@ uses the smaller pieces (``page_files``, ``progress_text``, ``log_lines``) to gr
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
+import hashlib
+import os
+import tempfile
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from devstack import content_json as cj
 from devstack.content_layout import page_layout
@@ -60,19 +66,55 @@ def page_files(where: Where, campaign: Campaign, volume: Volume, page_no: int) -
     }
 
 
-# Page XML is the slow part of building a scene (milliseconds a page), and a page's XML depends only
-# on the volume and page number, so it is made once per process; tests build several stacks.
+# Page files are the slow part of loading a scene (tens of milliseconds each, about a thousand of
+# them), and each depends only on the volume, the page number and the code that writes it. So they are
+# made once per machine and that code: kept in a folder of the temporary directory named by a digest of
+# the code, written by whichever process needs them first while the others wait for it (a test run
+# starts several stacks at once, and `make demo` starts one each time).
 _STAMP_PLACEHOLDER = datetime(1999, 1, 1, tzinfo=UTC)
+_PAGE_CODE = ("content_layout.py", "content_xml.py", "scene_store.py")
+
+
+@functools.lru_cache(maxsize=1)
+def _page_folder() -> Path:
+    here = Path(__file__).parent
+    digest = hashlib.sha256(b"".join((here / name).read_bytes() for name in _PAGE_CODE)).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"htrbrowser-devstack-pages-{digest}"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@contextlib.contextmanager
+def pages_made_once():
+    """Hold the page folder while a scene's pages are made or read (see above)."""
+    with open(_page_folder() / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _made_once(kind: str, volume_id: str, page_no: int, make) -> bytes:
+    path = _page_folder() / f"{kind}-{volume_id}-{page_no}.xml"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        data = make(page_layout(volume_id, page_no))
+        partial = path.with_name(f"{path.name}.{os.getpid()}")
+        partial.write_bytes(data)
+        partial.replace(path)
+        return data
 
 
 @functools.lru_cache(maxsize=4096)
 def _alto(volume_id: str, page_no: int) -> bytes:
-    return alto_xml(page_layout(volume_id, page_no), 4)
+    return _made_once("alto", volume_id, page_no, lambda layout: alto_xml(layout, 4))
 
 
 @functools.lru_cache(maxsize=4096)
 def _page_template(volume_id: str, page_no: int) -> bytes:
-    return page_xml(page_layout(volume_id, page_no), created=_STAMP_PLACEHOLDER)
+    return _made_once("page", volume_id, page_no, lambda layout: page_xml(layout, created=_STAMP_PLACEHOLDER))
 
 
 def _page(volume_id: str, page_no: int, written: datetime | None) -> bytes:

@@ -171,6 +171,7 @@ class StoreDouble:
         self._process: subprocess.Popen | None = None
         self._port: int | None = None
         self._admin = None
+        self._iam = None
         self._lock = threading.Lock()
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -204,6 +205,7 @@ class StoreDouble:
             self.stop()
             raise
         self._admin = self.client(self.writer)
+        self._iam = None
         self.startup_seconds = time.monotonic() - began
         return self
 
@@ -211,6 +213,7 @@ class StoreDouble:
         """Stop the server; safe to call twice."""
         process, self._process = self._process, None
         self._admin = None
+        self._iam = None
         if process is None:
             return
         with contextlib.suppress(OSError):
@@ -308,6 +311,12 @@ class StoreDouble:
         return self._admin
 
     def _iam_client(self):
+        """The writer's IAM client, made once per start (making a boto3 client takes a good part of a second)."""
+        if self._iam is None:
+            self._iam = self._new_iam_client()
+        return self._iam
+
+    def _new_iam_client(self):
         import boto3
         from botocore.config import Config
 
@@ -401,17 +410,18 @@ class StoreDouble:
 
     # --- permissions -----------------------------------------------------------------------
 
-    def deny_limited(self, prefix: str) -> None:
-        """Forbid the limited account (both identities) every key that starts with ``prefix``.
+    def deny_limited(self, *prefixes: str) -> None:
+        """Forbid the limited account (both identities) every key that starts with one of ``prefixes``.
 
-        ``prefix`` is a full key prefix including the namespace, e.g.
-        ``htr-batch/swe-lines-v2/C0074520/`` or an exact key such as a run log's.
+        Each is a full key prefix including the namespace, e.g. ``htr-batch/swe-lines-v2/C0074520/``
+        or an exact key such as a run log's. One policy write for all of them (each write takes IAM
+        most of a second).
         """
-        if not prefix or "*" in prefix or "?" in prefix:
-            raise ValueError("a denied prefix must be a non-empty key prefix without wildcards")
+        for prefix in prefixes:
+            if not prefix or "*" in prefix or "?" in prefix:
+                raise ValueError("a denied prefix must be a non-empty key prefix without wildcards")
         with self._lock:
-            if prefix not in self.denied_prefixes:
-                self.denied_prefixes.append(prefix)
+            self.denied_prefixes.extend(p for p in dict.fromkeys(prefixes) if p not in self.denied_prefixes)
             policy = reader_policy(self.bucket, self.namespace, self.denied_prefixes)
             self._iam_client().put_user_policy(
                 UserName="limited", PolicyName=READER_POLICY_NAME, PolicyDocument=json.dumps(policy)
