@@ -28,7 +28,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
 # rule is the one rule, so a proxy in the same pod cannot make plain http look like https, and a
 # SCRIPT_NAME header is dropped. No control socket: nothing manages gunicorn at run time, and the
 # root filesystem of a pod is read-only (/tmp is its one writable place).
-# One worker with threads: the pod has one reader of the cluster (campaigns/board.py) whatever the
+# One worker with threads: the pod has one reader of the cluster (campaigns/cluster/board.py) whatever the
 # number of open pages; pages and polls only look its reading up.
 # --config adds metrics across workers (HTRFLOW_METRICS, on port 9100) and JSON logs (HTRFLOW_LOG_FORMAT).
 CMD ["gunicorn", "htrbrowser.wsgi:application", "--config", "htrbrowser/gunicorn_conf.py", "--preload", "--bind", "0.0.0.0:8000", "--workers", "1", "--threads", "8", "--timeout", "60", "--forwarded-allow-ips", "", "--no-control-socket"]

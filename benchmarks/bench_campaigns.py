@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from campaigns import reading
+from campaigns.cluster import reading
 
 SIZES = (2, 20, 60)
 VOLUMES = 2000
@@ -65,9 +65,10 @@ def run() -> list[dict]:
     from django.test import Client
     from django.test.utils import override_settings
 
-    from campaigns import progress, status_records
+    from campaigns.cluster import status_records
+    from campaigns.store import progress
     from devstack.kubeapi import KubeDouble
-    from results import session
+    from results.accounts import session
 
     double = KubeDouble().start()
     folder = Path(tempfile.mkdtemp(prefix="bench-campaigns-"))

@@ -37,7 +37,7 @@ def _median_ms(work) -> float:
 def run() -> list[str]:
     _setup()
     from devstack.content import alto_xml, big_run_log, page_layout
-    from results import alto, runlog
+    from results.formats import alto, runlog
 
     log = big_run_log("C0099999", "swe-lines-v2").encode()
     tail = log[-runlog.TAIL_BYTES :]
@@ -76,7 +76,7 @@ def _many_lines_figure() -> str:
     import django
 
     django.setup()
-    from results import alto
+    from results.formats import alto
     from results.viewers import alto as alto_viewer
 
     line = '<TextLine HPOS="10" VPOS="20" WIDTH="300" HEIGHT="40"><String CONTENT="ord" WC="0.9"/></TextLine>'

@@ -6,8 +6,8 @@ class CampaignsConfig(AppConfig):
 
     def ready(self):
         # Imported here, as Django asks of AppConfig.ready: the app registry is complete only now.
-        from campaigns import kube, reading
-        from results import volume_place  # (as above)
+        from campaigns.cluster import kube, reading
+        from results.viewers import volume_place  # (as above)
 
         def records_of(namespace: str) -> list:
             try:

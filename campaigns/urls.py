@@ -1,9 +1,9 @@
 from django.urls import path
 
-from campaigns import api, list_views, rerun_views, views
-from campaigns.gate import gated
+from campaigns.web import api, list_views, rerun_views, views
+from campaigns.web.gate import gated
 
-# Every view here shows campaign data, so every one is behind the gate (campaigns/gate.py).
+# Every view here shows campaign data, so every one is behind the gate (campaigns/web/gate.py).
 urlpatterns = gated(
     [
         path("", list_views.campaign_list, name="campaign_list"),

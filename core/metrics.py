@@ -89,7 +89,7 @@ def kube_bytes(size: int) -> None:
 
 
 def store_call(outcome: str) -> None:
-    """One results store call ended: `ok`, `not_modified`, or a `results.outcomes.Outcome` value."""
+    """One results store call ended: `ok`, `not_modified`, or a `results.store.outcomes.Outcome` value."""
     STORE_CALLS.labels(outcome).inc()
 
 

@@ -1,6 +1,6 @@
 """Site-wide middleware: the address behind trusted proxies, and headers every page carries."""
 
-from results.site import adopt_forwarded
+from results.accounts.site import adopt_forwarded
 
 # Pages load only our own scripts, styles and images; the ALTO viewer also shows
 # page images from the archive's image server, hence img-src allows https: and http:.
@@ -23,7 +23,7 @@ class SecurityHeadersMiddleware:
 
 
 class ForwardedHeadersMiddleware:
-    """First in the chain: scheme and host come from the trusted proxies' entries (``results.site``).
+    """First in the chain: scheme and host come from the trusted proxies' entries (``results.accounts.site``).
 
     Django's own ``SECURE_PROXY_SSL_HEADER`` / ``USE_X_FORWARDED_HOST`` are not used: they read
     the left-most X-Forwarded-Proto entry (which the client controls when a proxy appends) and the

@@ -17,12 +17,12 @@ import threading
 from django.core import checks
 from django.http import HttpResponse, HttpResponseNotAllowed
 
-from results import session
+from results.accounts import session
 
 log = logging.getLogger(__name__)
 
 PROBE_PATHS = ("/healthz", "/readyz")
-SESSION_KEY_CHECK = "results.E001"  # read again on every probe, see results/checks.py
+SESSION_KEY_CHECK = "results.E001"  # read again on every probe, see results/accounts/checks.py
 
 _settings_problems = None
 _state_lock = threading.Lock()

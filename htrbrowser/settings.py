@@ -18,7 +18,7 @@ from htrbrowser.env import (
     env_str,
     env_url,
 )
-from results.counters import state_folder_problem
+from results.accounts.counters import state_folder_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "results.middleware.ResultsSessionMiddleware",
+    "results.accounts.middleware.ResultsSessionMiddleware",
 ]
 
 ROOT_URLCONF = "htrbrowser.urls"
@@ -68,7 +68,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "htrbrowser.context.site",
-                "results.context.results_user",
+                "results.accounts.context.results_user",
             ],
         },
     },
@@ -78,7 +78,7 @@ TEMPLATES = [
 DATABASES = {}
 
 # --- State shared by the processes serving the site -----------------------------------------
-# Failed-login counts (results/counters.py, whole numbers only): in Redis when HTRFLOW_REDIS_URL is
+# Failed-login counts (results/accounts/counters.py, whole numbers only): in Redis when HTRFLOW_REDIS_URL is
 # set (shared by every replica), otherwise in a SQLite file in HTRFLOW_STATE_DIR shared by the
 # workers of one pod. That folder is created with mode 0700; one that another user owns or may
 # write to stops start-up, since whoever can write there could change the counts.

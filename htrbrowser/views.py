@@ -3,7 +3,7 @@
 from django.http import JsonResponse
 from django.shortcuts import render
 
-from results import login
+from results.accounts import login
 
 
 def _api_error(status: int, sentence: str) -> JsonResponse:

@@ -5,4 +5,4 @@ class ResultsConfig(AppConfig):
     name = "results"
 
     def ready(self):
-        from results import checks  # noqa: F401 - registers the session key check
+        from results.accounts import checks  # noqa: F401 - registers the session key check

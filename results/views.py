@@ -18,9 +18,10 @@ from django.utils.http import content_disposition_header, http_date, parse_http_
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
-from results import keys, login, session
-from results.outcomes import NotModified, Outcome, StoreError
-from results.reader import reader_for
+from results.accounts import login, session
+from results.store import keys
+from results.store.outcomes import NotModified, Outcome, StoreError
+from results.store.reader import reader_for
 
 logger = logging.getLogger(__name__)
 

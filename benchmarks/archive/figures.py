@@ -20,7 +20,7 @@ from kubernetes import client
 from benchmarks.archive.app import App
 from benchmarks.archive.servers import Servers
 from benchmarks.archive.tabs import parse, run_tabs
-from campaigns import kube
+from campaigns.cluster import kube
 from devstack.store import DEMO_LOGINS
 
 NS = "htr-batch"
@@ -34,7 +34,7 @@ STEADY_FROM = 20.0  # seconds into the one-tab run: steady state is measured aft
 CYCLE = 5.0
 KUEUE = ("kueue.x-k8s.io", "v1beta2")
 
-# The list calls of one snapshot as campaigns/kube.py makes them (its selectors; paths, pages of 500).
+# The list calls of one snapshot as campaigns/cluster/kube.py makes them (its selectors; paths, pages of 500).
 SNAPSHOT_LISTS = (
     ("jobs (campaigns)", "jobs", kube.CAMPAIGN_JOBS, None),
     ("jobs (warm-ups)", "jobs", kube.WARMUP_JOBS, None),

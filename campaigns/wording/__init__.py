@@ -17,5 +17,5 @@ library, so wording sits between the two and no import goes back up.
 - ``banners``   the banner over a page showing an older state of the cluster
 
 This package's ``__init__`` imports nothing: ``campaigns.models`` reads ``wording.quality`` (through
-``campaigns.quality``), which must not pull in the modules that read ``campaigns.models``.
+``campaigns.domain.quality``), which must not pull in the modules that read ``campaigns.models``.
 """

@@ -1,7 +1,7 @@
 """The banners over a page: an older state of the cluster shown (since when, and why), and a
 namespace that could not be read at all.
 
-The causes are ``campaigns.kube``'s (``REFUSED``, ``THROTTLED``, ``SLOW``, ``BROKEN``; any other
+The causes are ``campaigns.cluster.kube``'s (``REFUSED``, ``THROTTLED``, ``SLOW``, ``BROKEN``; any other
 reads as unreachable); they are spelled out here so wording needs nothing but the standard library.
 """
 

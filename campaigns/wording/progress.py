@@ -1,6 +1,6 @@
 """A running volume's progress line, and what a card or row says when the results store answered otherwise.
 
-The outcomes are those of ``campaigns.progress`` (the results store's own, ``results.outcomes``, and
+The outcomes are those of ``campaigns.store.progress`` (the results store's own, ``results.store.outcomes``, and
 a few of the progress reader's); they are spelled out here so wording needs nothing but the models.
 """
 

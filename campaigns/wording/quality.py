@@ -1,6 +1,6 @@
 """Predicted quality in words: what a score means, its bands, and which volumes a figure covers.
 
-Imports nothing of the project: ``campaigns.quality`` (below ``campaigns.models``) reads it.
+Imports nothing of the project: ``campaigns.domain.quality`` (below ``campaigns.models``) reads it.
 """
 
 from __future__ import annotations

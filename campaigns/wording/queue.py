@@ -9,7 +9,7 @@ from campaigns.wording.words import QUOTE_LIMIT, as_sentence, campaign_names, pl
 from core.kubectl import kubectl
 
 KNOWN_PRIORITY_CLASSES = ("htr-interactive", "htr-bulk", "htr-idle")
-# How a campaign the person may not see is named in its neighbours' queue sentences (campaigns.redaction).
+# How a campaign the person may not see is named in its neighbours' queue sentences (campaigns.cluster.redaction).
 SOMEONE_ELSE = "another campaign"
 
 

@@ -6,7 +6,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from results import runlog
+from results.formats import runlog
 
 register = template.Library()
 

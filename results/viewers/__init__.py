@@ -1,7 +1,7 @@
 """The run log viewer (/log) and the ALTO page viewer (/alto), served under ``results.viewer_urls``.
 
-Both read results files in-process with the person's own store session (``results.reader``), and only
-addresses under the results base (``results.addresses``). Every failure is a sentence on the page.
+Both read results files in-process with the person's own store session (``results.store.reader``), and only
+addresses under the results base (``results.store.addresses``). Every failure is a sentence on the page.
 
     common.py     reading the address a request names (``reads``, ``Target``), problem pages, links
     log.py        the run log: its parts (tail, around a line, earlier), live polling, search and find
@@ -10,5 +10,5 @@ addresses under the results base (``results.addresses``). Every failure is a sen
     alto.py       the ALTO page: drawing its lines, the page's neighbours, its plain text
     iiif.py       the page image and the strip of pages, from the volume's iiif.json
 
-Parsing is elsewhere and pure: ``results.runlog`` for run logs, ``results.alto`` for ALTO files.
+Parsing is elsewhere and pure: ``results.formats.runlog`` for run logs, ``results.formats.alto`` for ALTO files.
 """

@@ -1,7 +1,7 @@
 """The ALTO page viewer (/alto): the page image with its text lines drawn over it, the text beside it,
 the volume's other pages, and the plain text as a download (/alto/text).
 
-Parsing is ``results.alto``'s; the page image and the strip of pages come from ``iiif``.
+Parsing is ``results.formats.alto``'s; the page image and the strip of pages come from ``iiif``.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import re
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
-from results import alto as alto_parser
-from results import runlog
-from results.addresses import ResultsBase
-from results.reader import Outcome, StoreError
+from results.formats import alto as alto_parser
+from results.formats import runlog
+from results.store.addresses import ResultsBase
+from results.store.reader import Outcome, StoreError
 from results.viewers.common import Target, operator_fix, positive_int, problem_page, reads, sentence_for, viewer_link
 from results.viewers.iiif import page_image
-from results.volume_place import find_place
+from results.viewers.volume_place import find_place
 
 DRAWN_LINES_MAX = 5000  # ALTO lines drawn and listed on one page: more make the page slow to build and to show
 RAW_XML_LIMIT = 512 * 1024

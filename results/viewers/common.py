@@ -2,7 +2,7 @@
 session, and the page that says why a file cannot be shown.
 
 Every viewer view is wrapped in ``reads``: it is called only for a logged-in person and an address under
-the results base (``results.addresses``), and an ended session anywhere inside it sends the person to
+the results base (``results.store.addresses``), and an ended session anywhere inside it sends the person to
 log in and back.
 """
 
@@ -17,9 +17,9 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from results.addresses import AddressRefused, ResultsBase, key_for_address, results_base
-from results.middleware import login_url
-from results.reader import Outcome, StoreError, reader_for
+from results.accounts.middleware import login_url
+from results.store.addresses import AddressRefused, ResultsBase, key_for_address, results_base
+from results.store.reader import Outcome, StoreError, reader_for
 
 LOG_SENTENCES = {
     Outcome.FORBIDDEN: "Your store account may not read this volume's results, so its run log cannot be shown.",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from results.addresses import AddressRefused, ResultsBase, key_for_address
-from results.reader import Outcome, StoreError
+from results.store.addresses import AddressRefused, ResultsBase, key_for_address
+from results.store.reader import Outcome, StoreError
 from results.viewers.common import finite_number, sentence_for, viewer_link
 
 IIIF_LIMIT = 8 * 1024 * 1024

@@ -1,7 +1,7 @@
 """The run log viewer (/log): the log's tail, followed while the run is live, a part around a linked line
 or byte position, earlier parts, search and find over the whole log; with the volume's summary.
 
-The lines are cleaned, classified and grouped by ``results.runlog``; lines read after the page opened
+The lines are cleaned, classified and grouped by ``results.formats.runlog``; lines read after the page opened
 join the stretch at its top or bottom on the server (``log_edges``: the page keeps both edges in
 ``#log-edges``, which every poll and "show earlier" sends). A live page polls ``/log/more`` with htmx
 (paused while its tab is hidden, like every poll of the site); the server says how long to wait, backs
@@ -19,9 +19,9 @@ from django.shortcuts import render
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
-from results import runlog
-from results.addresses import ResultsBase
-from results.reader import Outcome, StoreError
+from results.formats import runlog
+from results.store.addresses import ResultsBase
+from results.store.reader import Outcome, StoreError
 from results.templatetags import log_text
 from results.viewers.common import (
     LOG_SENTENCES,
@@ -35,7 +35,7 @@ from results.viewers.common import (
 )
 from results.viewers.log_edges import Edge, appended, edges_of, prepended, same_stretch
 from results.viewers.manifest import PAGE_ID, manifest_summary
-from results.volume_place import find_place, place_of_key
+from results.viewers.volume_place import find_place, place_of_key
 
 TAIL_BYTES = runlog.TAIL_BYTES
 EARLIER_BYTES = 128 * 1024

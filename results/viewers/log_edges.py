@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from results.runlog import HTTP_FOLD_MIN, LogGroup, LogStretch
+from results.formats.runlog import HTTP_FOLD_MIN, LogGroup, LogStretch
 
 _EDGE = re.compile(r"^(s\d{1,15})~(\d{1,9})~(L\d{1,12}|at\d{1,15}|)~(\d{0,12})~(\d{0,12})$")
 

@@ -11,8 +11,8 @@ import re
 import statistics
 
 from core.quality import band, target_words, volume_quality
-from results.addresses import AddressRefused, ResultsBase, key_for_address
-from results.reader import Outcome, StoreError
+from results.store.addresses import AddressRefused, ResultsBase, key_for_address
+from results.store.reader import Outcome, StoreError
 from results.viewers.common import LOG_SENTENCES, finite_number, sentence_for, viewer_link
 
 MANIFEST_LIMIT = 4 * 1024 * 1024

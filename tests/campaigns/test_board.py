@@ -1,4 +1,4 @@
-"""campaigns.board and campaigns.informer: the cluster read by what changed, through the real client.
+"""campaigns.cluster.board and campaigns.cluster.informer: the cluster read by what changed, through the real client.
 
 The API double serves watches as a real API server does (events, bookmarks, 410 for a version it no
 longer holds); these tests follow one namespace from its first LIST through changes and outages.
@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from campaigns import board, informer
-from campaigns import kube as kube_api
+from campaigns.cluster import board, informer
+from campaigns.cluster import kube as kube_api
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns
 
 

@@ -9,8 +9,10 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import cards, list_views, reading
-from campaigns import progress as progress_module
+from campaigns.cluster import reading
+from campaigns.presentation import cards
+from campaigns.store import progress as progress_module
+from campaigns.web import list_views
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.kube import settled
 from tests.fixtures.session import browser_login

@@ -1,4 +1,4 @@
-"""What each account sees of the campaigns: results/access.py behind the one gate (campaigns/gate.py).
+"""What each account sees of the campaigns: results/store/access.py behind the one gate (campaigns/web/gate.py).
 
 The cluster is the API double and every proof is asked of the store double, whose ``outsider`` is an
 account the store accepts that may read nothing, and whose ``project`` may read one pipeline only.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.gate import campaign_view
+from campaigns.web.gate import campaign_view
 from devstack.store import PROJECT_PIPELINE, project_prefixes
-from results import access, budget
+from results.store import access, budget
 from tests.campaigns.test_views import add_campaign, failed_pod, prepared_cluster
 from tests.fixtures.kube import settled
 from tests.fixtures.session import login_as
@@ -250,7 +250,7 @@ def test_proving_forty_campaigns_stays_within_the_persons_store_budget(cluster, 
 
 def count_store_calls(account) -> list[int]:
     """Count the S3 calls made with ``account``'s client from now on (one counter in a list)."""
-    from results import store as store_module
+    from results.store import s3 as store_module
 
     client = store_module.client_for(account.access_key, account.secret_key)
     counted = [0]

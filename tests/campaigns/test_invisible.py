@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from campaigns import rerun
+from campaigns.domain import rerun
 from campaigns.models import VolumeReason
 from tests.campaigns.test_kube import NS, campaign_record
 from tests.campaigns.test_rerun import running_campaign

@@ -1,4 +1,4 @@
-"""campaigns.kube against the Kubernetes API double, through the real `kubernetes` client over HTTP."""
+"""campaigns.cluster.kube against the Kubernetes API double, through the real `kubernetes` client over HTTP."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from campaigns import kube, reading
+from campaigns.cluster import kube, reading
 from devstack.kubeapi import KubeDouble
 
 NS = "htr-batch"

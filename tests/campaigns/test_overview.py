@@ -1,4 +1,4 @@
-"""campaigns.overview: what the list keeps, how a line reads, and what a poll compares."""
+"""campaigns.presentation.overview: what the list keeps, how a line reads, and what a poll compares."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from campaigns import overview
-from campaigns.projection import project, sort_campaigns
+from campaigns.domain.projection import project, sort_campaigns
+from campaigns.presentation import overview
 from devstack import kube_samples as o
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +90,7 @@ def test_equal_html_made_apart_has_one_fingerprint_in_every_process():
     there = "<li>a</li>"
     assert here == there and here is not there
     assert overview.fingerprint(here) == overview.fingerprint(there)
-    program = "import sys; from campaigns.overview import fingerprint; print(fingerprint(sys.argv[1]))"
+    program = "import sys; from campaigns.presentation.overview import fingerprint; print(fingerprint(sys.argv[1]))"
     elsewhere = subprocess.run(
         [sys.executable, "-c", program, there], cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "random"},
         capture_output=True, text=True, check=True, timeout=60,

@@ -7,8 +7,7 @@ import json
 from datetime import timedelta
 
 from campaigns import models
-from campaigns.models import Snapshot, progress_from_json
-from campaigns.projection import (
+from campaigns.domain.projection import (
     parse_quantity,
     parse_volumes_txt,
     project,
@@ -17,7 +16,8 @@ from campaigns.projection import (
     status_record_update,
     status_record_updates,
 )
-from campaigns.ranges import format_ranges, parse_ranges
+from campaigns.domain.ranges import format_ranges, parse_ranges
+from campaigns.models import Snapshot, progress_from_json
 from devstack import kube_samples as o
 
 

@@ -10,9 +10,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from campaigns import quality
+from campaigns.domain import quality
 from campaigns.models import Campaign, Progress, Step, Volume
-from campaigns.progress import VolumeProgress
+from campaigns.store.progress import VolumeProgress
 from core.quality import VolumeQuality, band, volume_quality
 from devstack.kube_samples import PIPELINE_YAML_V2, pipeline_configmap
 from tests.campaigns.test_kube import NS, campaign_pod

@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import progress as progress_module
-from campaigns import reading
+from campaigns.cluster import reading
+from campaigns.store import progress as progress_module
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser

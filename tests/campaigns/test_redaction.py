@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from campaigns import redaction
-from campaigns.projection import project
-from campaigns.reading import visible_campaigns
+from campaigns.cluster import redaction
+from campaigns.cluster.reading import visible_campaigns
+from campaigns.domain.projection import project
 from devstack import kube_samples as o
-from results.access import Access
+from results.store.access import Access
 from tests.campaigns.test_projection import _other_pending, one
 
 HIDDEN = ("parish-records-1870", "older-1880", "urgent-1900")

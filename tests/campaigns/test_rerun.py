@@ -1,5 +1,5 @@
 """The "Re-run N failed volumes" file: exactly the failed volumes as the campaign record holds them, and
-plain words on what an apply does with it (campaigns/rerun.py), on the campaign page and as a download."""
+plain words on what an apply does with it (campaigns/domain/rerun.py), on the campaign page and as a download."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import uuid
 import pytest
 import yaml
 
-from campaigns import reading, rerun
-from campaigns.projection import parse_volumes_txt, project
+from campaigns.cluster import reading
+from campaigns.domain import rerun
+from campaigns.domain.projection import parse_volumes_txt, project
 from devstack import kube_samples as objects
 from tests.campaigns.test_kube import campaign_job, workload
 from tests.campaigns.test_views import failed_pod, page_text, prepared_cluster

@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from campaigns import progress as progress_module
-from campaigns import reading
+from campaigns.cluster import reading
+from campaigns.store import progress as progress_module
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
 from tests.fixtures.kube import cluster_goes_down, settled
 
@@ -423,7 +423,7 @@ def status_writes(double):
 
 
 def test_a_page_keeps_the_status_record_current_once_per_snapshot(cluster, results_client, settings):
-    from campaigns import status_records
+    from campaigns.cluster import status_records
 
     settings.HTRFLOW_WRITE_STATUS = True
     settings.HTRFLOW_SNAPSHOT_SECONDS = 60
@@ -440,7 +440,7 @@ def test_a_page_keeps_the_status_record_current_once_per_snapshot(cluster, resul
 
 
 def test_status_records_are_not_written_when_turned_off(cluster, results_client, settings):
-    from campaigns import status_records
+    from campaigns.cluster import status_records
 
     settings.HTRFLOW_WRITE_STATUS = False
     status_records.forget()
@@ -451,7 +451,7 @@ def test_status_records_are_not_written_when_turned_off(cluster, results_client,
 
 
 def test_a_refused_status_write_is_logged_not_shown(cluster, results_client, settings, caplog):
-    from campaigns import status_records
+    from campaigns.cluster import status_records
 
     settings.HTRFLOW_WRITE_STATUS = True
     status_records.forget()
@@ -481,7 +481,7 @@ class CountingReader:
         self.asked = []
 
     def get_json(self, key, max_bytes=None):
-        from results.outcomes import Outcome, StoreError
+        from results.store.outcomes import Outcome, StoreError
 
         self.asked.append(key)
         answer = self.answers.get(key, Outcome.NOT_FOUND)
@@ -506,7 +506,7 @@ def fake_reader(monkeypatch, settings):
 
 class PersonRequest:
     def __init__(self, user="someone"):
-        from results.session import ResultsSession
+        from results.accounts.session import ResultsSession
 
         self.results_session = ResultsSession(user=user, access_key="k", secret_key="s")
 
@@ -572,7 +572,7 @@ def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_back
     assert fresh.get(key).progress.done == 7 and reader.asked == [key, key]  # the next poll has the new answer
     # a read again that the store refuses drops the last answer: the next poll asks and says so
     progress_module._answers.delete(progress_module._cache_key(progress_module._person(PersonRequest("anna")), key))
-    from results.outcomes import Outcome
+    from results.store.outcomes import Outcome
 
     answers[key] = Outcome.UNREACHABLE
     assert progress_module.read_progress(PersonRequest("anna"), [key], timezone.now()).get(key).progress.done == 7
@@ -591,7 +591,7 @@ def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_back
 def test_an_ended_session_and_a_forbidden_volume_each_have_their_words(fake_reader):
     from django.utils import timezone
 
-    from results.outcomes import Outcome
+    from results.store.outcomes import Outcome
 
     fake_reader({"ns/p/A/progress.json": Outcome.FORBIDDEN, "ns/p/B/progress.json": Outcome.SESSION_ENDED})
     report = progress_module.read_progress(

@@ -1,10 +1,10 @@
-"""campaigns.volume_list and projection.volume_parts: a campaign's volumes with objects only for the notable ones."""
+"""The volume list (campaigns.models.volume_list) and projection.volume_parts: objects only for notable volumes."""
 
 from __future__ import annotations
 
-from campaigns.projection import project
-from campaigns.projection.volume_parts import volume_lines
-from campaigns.volume_list import Volumes
+from campaigns.domain.projection import project
+from campaigns.domain.projection.volume_parts import volume_lines
+from campaigns.models.volume_list import Volumes
 from devstack import kube_samples as o
 
 

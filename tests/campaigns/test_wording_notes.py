@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from campaigns import kube
+from campaigns.cluster import kube
 from campaigns.models import Campaign, Counts, Sentence, Volume
 from campaigns.wording import banners, lists, notes
 

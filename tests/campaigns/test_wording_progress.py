@@ -41,7 +41,7 @@ def test_progress_with_an_unknown_stage_or_none_still_reads():
 
 
 def test_every_outcome_a_card_or_row_can_meet_has_its_words():
-    from campaigns import progress
+    from campaigns.store import progress
 
     assert set(CARD_SENTENCES) == set(progress.CARD_OUTCOMES)
     row_outcomes = {progress.FORBIDDEN, progress.NOT_FOUND, progress.UNREADABLE, progress.NOT_ASKED}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from campaigns import models
+from campaigns.domain.projection import record_reason
 from campaigns.models import Volume, VolumeReason
-from campaigns.projection import record_reason
 from campaigns.wording.reasons import REASON_WORDS
 from campaigns.wording.volumes import volume_sentence
 from campaigns.wording.words import stage_words

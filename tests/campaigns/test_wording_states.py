@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from campaigns import models
+from campaigns.domain.projection import project_one
 from campaigns.models import Campaign, Counts
-from campaigns.projection import project_one
 from campaigns.wording.states import campaign_sentence
 from devstack import kube_samples as o
 

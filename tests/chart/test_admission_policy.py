@@ -12,7 +12,7 @@ from __future__ import annotations
 import celpy
 import pytest
 
-from campaigns import status_lease
+from campaigns.cluster import status_lease
 from tests.chart.render import NAMESPACE, one, render
 from tests.chart.test_rbac import reset_caches, scene_cluster, visit_everything  # noqa: F401 - a fixture
 

@@ -5,7 +5,7 @@ it), every request the double records is turned into the (scope, verb, API group
 that a real API server would authorise, and that set must equal what the rendered Role(s) and
 ClusterRole grant, as RBAC matches them: a rule without resourceNames grants every name, one with
 resourceNames only those (and never a create or a list, which carry no name). Whatever changes in
-campaigns/kube.py (watches, leases), this test says which grant to add or drop in
+campaigns/cluster/kube.py (watches, leases), this test says which grant to add or drop in
 charts/htrbrowser/templates/_rbac-rules.tpl.
 """
 
@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from campaigns import progress as progress_module
-from campaigns import reading, status_lease, status_records
+from campaigns.cluster import reading, status_lease, status_records
+from campaigns.store import progress as progress_module
 from devstack.scene import build_scene
 from tests.chart.render import NAMESPACE, of_kind, render
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from campaigns.projection import campaign_key as projection_campaign_key
-from campaigns.projection import parse_volumes_txt
-from campaigns.projection.volume_parts import volume_lines
+from campaigns.domain.projection import campaign_key as projection_campaign_key
+from campaigns.domain.projection import parse_volumes_txt
+from campaigns.domain.projection.volume_parts import volume_lines
 from core import contract, kubectl
 from devstack import kube_samples as o
-from results.volume_place import _fill_campaign, place_of_key
+from results.viewers.volume_place import _fill_campaign, place_of_key
 
 
 def test_a_part_has_at_most_six_digits_and_the_stem_as_its_campaign_label():

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import django
 
-from campaigns import reading
+from campaigns.cluster import reading
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 django.setup()
 
 from django.utils import timezone  # noqa: E402
 
-from campaigns import status_lease, status_records  # noqa: E402
-from campaigns.projection import project  # noqa: E402
+from campaigns.cluster import status_lease, status_records  # noqa: E402
+from campaigns.domain.projection import project  # noqa: E402
 
 
 def one_pass(pause: tuple[float, float]):

@@ -11,7 +11,7 @@ import pytest
 
 from core.outages import Outage
 from htrbrowser import logs
-from results import store_watch
+from results.store import watch as store_watch
 from tests.campaigns.test_views import add_campaign, prepared_cluster
 from tests.fixtures.session import login_as
 
@@ -52,12 +52,14 @@ def test_the_request_line_has_method_path_status_duration_and_id_but_never_the_q
 
 def test_a_json_line_is_one_object_with_the_request_fields_and_extras():
     formatter = logs.JsonFormatter()
-    record = logging.LogRecord("results.login", logging.INFO, __file__, 1, "Login accepted for %r.", ("ann",), None)
+    record = logging.LogRecord(
+        "results.accounts.login", logging.INFO, __file__, 1, "Login accepted for %r.", ("ann",), None
+    )
     record.request_id = "rid-7"
     record.user = "ann"
     entry = json.loads(formatter.format(record))
     assert entry["message"] == "Login accepted for 'ann'."
-    assert (entry["level"], entry["logger"]) == ("INFO", "results.login")
+    assert (entry["level"], entry["logger"]) == ("INFO", "results.accounts.login")
     assert (entry["request_id"], entry["user"]) == ("rid-7", "ann")
     assert entry["time"].endswith("+00:00")
 
@@ -99,13 +101,13 @@ def test_many_502_answers_during_a_cluster_outage_log_one_warning_and_no_errors(
 def test_a_store_outage_is_one_warning_with_the_sentence_people_see(client, store, session_key_file, caplog, settings):
     login_as(client, store.accounts["full"])
     settings.S3_ENDPOINT = "http://127.0.0.1:9"  # nothing listens there
-    from results import store as store_module
+    from results.store import s3 as store_module
 
     store_module.forget_clients()
-    caplog.set_level(logging.WARNING, logger="results.store")
+    caplog.set_level(logging.WARNING, logger="results.store.s3")
     for _ in range(4):
         assert client.get("/results/htr-batch/anything.json").status_code == 502
-    failing = [r for r in caplog.records if r.name == "results.store" and getattr(r, "state", "") == "failing"]
+    failing = [r for r in caplog.records if r.name == "results.store.s3" and getattr(r, "state", "") == "failing"]
     assert len(failing) == 1
     assert failing[0].sentence == "The results store could not be reached."
     store_module.forget_clients()

@@ -8,9 +8,9 @@ import re
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from campaigns import reading, status_records
+from campaigns.cluster import reading, status_records
 from core import metrics
-from results import ratelimit
+from results.accounts import ratelimit
 from tests.campaigns.test_kube import NS
 from tests.campaigns.test_views import add_campaign, prepared_cluster
 from tests.fixtures.session import TEST_SERVER_ORIGIN, login_as

@@ -124,7 +124,7 @@ def test_two_workers_add_up_and_log_json_lines_with_the_request_id(served, store
     assert sorted(e["request_id"] for e in tagged) == sorted(f"ops-test-{n}" for n in range(LOGINS))
     assert all(e["method"] == "GET" and e["path"] == "/" and e["status"] == 200 for e in tagged)
     assert all({"time", "level", "message", "duration_ms"} <= set(e) for e in tagged)
-    logins = [e for e in entries if e["logger"] == "results.login"]
+    logins = [e for e in entries if e["logger"] == "results.accounts.login"]
     assert len(logins) == LOGINS
     assert all(e["user"] == "full-reader" and e["client"] == "127.0.0.1" for e in logins)
     assert store.accounts["full"].password not in log_file.read_text()

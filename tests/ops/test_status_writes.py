@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from campaigns import kube, reading, status_lease, status_records
-from campaigns.projection import project
+from campaigns.cluster import kube, reading, status_lease, status_records
+from campaigns.domain.projection import project
 from tests.campaigns.test_kube import NS, campaign_job, campaign_record, workload
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -55,7 +55,7 @@ def put_campaign(double, done: int, *, finished: bool = False):
 
 def read():
     """A fresh snapshot read with one list per source (no board: the board would write by itself)."""
-    from campaigns.board import Reading
+    from campaigns.cluster.board import Reading
 
     snapshot = kube.fetch_snapshot(NS)
     return Reading(NS, snapshot), project(snapshot, timezone.now())
@@ -100,7 +100,7 @@ def test_a_planted_record_with_the_live_jobs_uid_is_reported_once_and_never_merg
     put_campaign(cluster, 5)
     cluster.put(planted({"phase": "Failed", "volumesDone": "0", "jobUid": UID}))
     before = stored(cluster)
-    caplog.set_level(logging.WARNING, logger="campaigns.status_records")
+    caplog.set_level(logging.WARNING, logger="campaigns.cluster.status_records")
     assert write_now() == 0
     assert write_now() == 0
     after = stored(cluster)

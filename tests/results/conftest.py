@@ -6,7 +6,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from results import ratelimit, store
+from results.accounts import ratelimit
+from results.store import s3 as store
 
 
 @pytest.fixture(autouse=True)

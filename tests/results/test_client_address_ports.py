@@ -3,9 +3,10 @@
 import pytest
 from django.test import RequestFactory
 
-from results import login, store
-from results.outcomes import Outcome, StoreError
-from results.site import client_address
+from results.accounts import login
+from results.accounts.site import client_address
+from results.store import s3 as store
+from results.store.outcomes import Outcome, StoreError
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
 

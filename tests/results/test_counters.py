@@ -11,8 +11,9 @@ import pytest
 import redis
 from django.test import RequestFactory
 
-from results import counters, login, ratelimit, store
-from results.outcomes import Outcome, StoreError
+from results.accounts import counters, login, ratelimit
+from results.store import s3 as store
+from results.store.outcomes import Outcome, StoreError
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
 
@@ -73,7 +74,7 @@ def corrupt_warnings(caplog):
 
 def assert_counts_start_again(caplog, marker):
     """After the plant: no file, one warning per planted key, and the user limit counts from zero."""
-    with caplog.at_level(logging.WARNING, logger="results.counters"):
+    with caplog.at_level(logging.WARNING, logger="results.accounts.counters"):
         assert wrong_login() == 401
     assert not marker.exists()
     assert len(corrupt_warnings(caplog)) == len(counter_keys())
@@ -105,7 +106,7 @@ def test_values_of_other_redis_types_or_without_an_expiry_are_reset_too(redis_ur
     client.set(user_here, "2.5")
     client.set(ceiling, "7")  # a whole number, but planted without an expiry
     client.hset(known, "a", "1")
-    with caplog.at_level(logging.WARNING, logger="results.counters"):
+    with caplog.at_level(logging.WARNING, logger="results.accounts.counters"):
         assert wrong_login() == 401
     assert len(corrupt_warnings(caplog)) == 3
     assert client.get(address_key) == b"1" and client.get(user_here) == b"1"
@@ -144,7 +145,7 @@ def test_text_or_a_bad_expiry_planted_in_the_pod_file_is_reset_too(settings, wro
         (ceiling, 2**63 - 1, time.time() + 900),
         (known, 1.0, time.time() + 900),
     ])
-    with caplog.at_level(logging.WARNING, logger="results.counters"):
+    with caplog.at_level(logging.WARNING, logger="results.accounts.counters"):
         assert wrong_login() == 401
     assert len(corrupt_warnings(caplog)) == 4
     file_counters = counters.counters()

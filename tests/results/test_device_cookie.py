@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core import signing
 from django.test import Client
 
-from results import device, ratelimit
+from results.accounts import device, ratelimit
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
 

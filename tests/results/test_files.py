@@ -164,7 +164,7 @@ def test_a_session_the_store_no_longer_accepts_is_401_and_the_cookie_is_cleared(
     client, store, progress, settings, tmp_path
 ):
     # A session sealed for an account the store does not know (as after the account is removed).
-    from results import session
+    from results.accounts import session
 
     key_file = tmp_path / "key"
     key_file.write_text(session.new_key_text())
@@ -208,7 +208,7 @@ def test_a_hung_store_costs_one_timeout_not_two(results_client, progress, settin
     ],
 )
 def test_key_rules_apply_to_the_raw_path_before_the_store_is_asked(results_client, raw_path, monkeypatch):
-    from results import store as store_module
+    from results.store import s3 as store_module
 
     monkeypatch.setattr(store_module, "client_for", lambda *a: pytest.fail("the store was asked"))
     # Gunicorn hands the raw request target over as RAW_URI; the test client has none of its own.
@@ -252,7 +252,7 @@ def test_a_large_object_streams_in_chunks(results_client, store, store_prefix):
 def test_a_refused_connection_is_tried_once_more_but_a_timeout_is_not():
     from botocore.exceptions import EndpointConnectionError, ReadTimeoutError
 
-    from results import store as store_module
+    from results.store import s3 as store_module
 
     answers = iter([EndpointConnectionError(endpoint_url="http://s3"), "the object"])
 

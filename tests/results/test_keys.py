@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from results.addresses import key_for_address, results_base
-from results.keys import KeyRefused, is_valid_key, key_from_raw_path, quote_key, url_for_key
+from results.store.addresses import key_for_address, results_base
+from results.store.keys import KeyRefused, is_valid_key, key_from_raw_path, quote_key, url_for_key
 
 NS = "htr-batch"
 

@@ -5,8 +5,9 @@ import threading
 import pytest
 from django.test import RequestFactory
 
-from results import login, ratelimit, store
-from results.outcomes import Outcome, StoreError
+from results.accounts import login, ratelimit
+from results.store import s3 as store
+from results.store.outcomes import Outcome, StoreError
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
 

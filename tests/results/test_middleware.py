@@ -42,7 +42,7 @@ def test_with_a_session_pages_are_served_and_show_who_is_logged_in(results_clien
             "OPTIONS": {
                 "context_processors": [
                     *settings.TEMPLATES[0]["OPTIONS"]["context_processors"],
-                    "results.context.results_user",
+                    "results.accounts.context.results_user",
                 ]
             },
         }
@@ -78,7 +78,7 @@ def test_a_page_whose_reads_found_the_session_ended_clears_the_cookie(results_cl
     from django.http import HttpResponse
     from django.test import RequestFactory
 
-    from results.middleware import ResultsSessionMiddleware
+    from results.accounts.middleware import ResultsSessionMiddleware
 
     def page_that_reads(request):
         request.results_session_ended = True  # what ResultsReader does on SESSION_ENDED
@@ -94,7 +94,7 @@ def test_a_page_whose_reads_found_the_session_ended_clears_the_cookie(results_cl
 def test_the_context_processor_names_the_user_or_nothing():
     from types import SimpleNamespace
 
-    from results.context import results_user
+    from results.accounts.context import results_user
 
     assert results_user(SimpleNamespace(results_session=None)) == {"results_user": ""}
     assert results_user(SimpleNamespace(results_session=SimpleNamespace(user="ann"))) == {"results_user": "ann"}
@@ -113,8 +113,8 @@ def test_with_a_session_an_answer_that_sets_its_own_caching_keeps_it(results_cli
     from django.http import HttpResponse
     from django.test import RequestFactory
 
-    from results import session
-    from results.middleware import ResultsSessionMiddleware
+    from results.accounts import session
+    from results.accounts.middleware import ResultsSessionMiddleware
 
     key = store_prefix + "cached.json"
     store.put(key, b"{}", "application/json")

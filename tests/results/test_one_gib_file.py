@@ -12,7 +12,8 @@ import tracemalloc
 import pytest
 
 from devstack.store import StoreDouble, large_object_bytes
-from results import ratelimit, session, store
+from results.accounts import ratelimit, session
+from results.store import s3 as store
 
 SIZE = 1024 * 1024 * 1024
 

@@ -9,7 +9,7 @@ import logging
 import pytest
 import requests
 
-from results import store as store_module
+from results.store import s3 as store_module
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
 
@@ -59,7 +59,7 @@ def test_skipping_certificate_checks_is_honoured_and_logged(settings, caplog):
     settings.S3_ENDPOINT = "https://127.0.0.1:9"
     store_module.forget_clients()
     store_module._warned_insecure = False
-    with caplog.at_level(logging.WARNING, logger="results.store"):
+    with caplog.at_level(logging.WARNING, logger="results.store.s3"):
         client = store_module.client_for("a", "b")
     assert "S3_VERIFY_TLS is false" in caplog.text
     assert client._endpoint.http_session._verify is False

@@ -5,8 +5,8 @@ import json
 import pytest
 from django.test import RequestFactory
 
-from results import session
-from results.reader import Outcome, ResultsReader, StoreError, reader_for
+from results.accounts import session
+from results.store.reader import Outcome, ResultsReader, StoreError, reader_for
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 from django.test import RequestFactory
 
-from results import session
-from results.checks import session_key_check
-from results.session import PLAIN_COOKIE, SECURE_COOKIE, ResultsSession, seal, unseal
+from results.accounts import session
+from results.accounts.checks import session_key_check
+from results.accounts.session import PLAIN_COOKIE, SECURE_COOKIE, ResultsSession, seal, unseal
 
 ACCOUNT = ResultsSession(user="full-reader", access_key="AKIA-TEST", secret_key="very-secret-value", issued_at=0)
 

@@ -12,9 +12,10 @@ import pytest
 import requests
 from django.test import RequestFactory
 
-from results import login, ratelimit, store
-from results.counters import FileCounters
-from results.outcomes import Outcome, StoreError
+from results.accounts import login, ratelimit
+from results.accounts.counters import FileCounters
+from results.store import s3 as store
+from results.store.outcomes import Outcome, StoreError
 
 pytestmark = pytest.mark.usefixtures("session_key_file")
 

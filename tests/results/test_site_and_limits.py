@@ -3,8 +3,8 @@
 import pytest
 from django.test import RequestFactory
 
-from results import ratelimit
-from results.site import client_address, normalise_origin, origin_is_own, site_origin
+from results.accounts import ratelimit
+from results.accounts.site import client_address, normalise_origin, origin_is_own, site_origin
 
 factory = RequestFactory()
 

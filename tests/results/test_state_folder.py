@@ -10,7 +10,7 @@ import sys
 import pytest
 from django.test import RequestFactory
 
-from results import counters, login
+from results.accounts import counters, login
 from tests.fixtures.serving import ROOT, dockerfile_command, free_port, production_env
 
 NOBODY = pwd.getpwnam("nobody").pw_uid

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
-from results import access
-from results.session import ResultsSession
-from results.volume_place import find_place
+from results.accounts.session import ResultsSession
+from results.store import access
+from results.viewers.volume_place import find_place
 from tests.campaigns.test_views import add_campaign, prepared_cluster
 from tests.fixtures.kube import settled
 

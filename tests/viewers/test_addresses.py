@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from results.addresses import AddressRefused, key_for_address, results_base
+from results.store.addresses import AddressRefused, key_for_address, results_base
 
 BASE = "https://htr.example.org/results"
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from devstack.content_layout import page_layout
 from devstack.content_xml import alto_variant, alto_xml
-from results.alto import (
+from results.formats.alto import (
     _NUMBER,
     COORDINATE_LIMIT,
     MAX_ALTO_BYTES,
@@ -214,7 +214,7 @@ def test_a_long_run_of_digits_is_refused_without_scanning_it_again_and_again(mon
             scanned.append(len(token))
             return _NUMBER.fullmatch(token)
 
-    monkeypatch.setattr("results.alto._NUMBER", Recording())
+    monkeypatch.setattr("results.formats.alto._NUMBER", Recording())
     assert parse_points("1" * 100_000 + "x 1 2 3 4 5") is None
     assert max(scanned, default=0) <= MAX_NUMBER_CHARS
     assert r"\d+\.?\d*" not in _NUMBER.pattern  # the ambiguous form that split a run of digits every way
@@ -253,7 +253,7 @@ def test_bidi_and_zero_width_characters_in_alto_text_are_shown_as_symbols():
 
 
 def test_the_file_line_count_includes_lines_beyond_those_read(monkeypatch):
-    monkeypatch.setattr("results.alto.MAX_LINES", 3)
+    monkeypatch.setattr("results.formats.alto.MAX_LINES", 3)
     line = '<TextLine HPOS="1" VPOS="1" WIDTH="5" HEIGHT="5"><String CONTENT="w"/></TextLine>'
     page = parse_alto(_page_xml(line * 7))
     assert len(page.lines) == 3 and page.total_lines == 7

@@ -3,7 +3,7 @@ http(s) images, through the image service at a bounded size when there is one.""
 
 import pytest
 
-from results.addresses import SITE_OWN_RESULTS
+from results.store.addresses import SITE_OWN_RESULTS
 from results.viewers import iiif
 from results.viewers.iiif import thumbnails
 

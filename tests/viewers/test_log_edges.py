@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from results import runlog
+from results.formats import runlog
 from results.viewers.log_edges import Edge, appended, prepended
 
 PLAIN = "2026-12-02 10:00:{n:02d},000 INFO htrflow.wrapper: [V1] note {n}\n"

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from devstack import kube_samples as objects
-from results import runlog
-from results.volume_place import _fill_campaign, place_of_key
+from results.formats import runlog
+from results.viewers.volume_place import _fill_campaign, place_of_key
 
 
 def test_failed_and_missing_pages_are_found_in_error_lines_only():

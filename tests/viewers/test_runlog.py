@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from results import runlog
+from results.formats import runlog
 
 LOG = b"""2026-12-02 10:00:00,001 INFO htrflow.wrapper: [C0074512] resume: 2 done, 2 to process
 2026-12-02 10:00:01,002 INFO htrflow.models: loading model Riksarkivet/trocr-base-handwritten-hist-swe-2

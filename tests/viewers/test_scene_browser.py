@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from campaigns import reading
+from campaigns.cluster import reading
 from devstack import content_json as cj
 from devstack import scene_store
 from devstack.scene_model import DONE, FAILED, RUNNING

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 import pytest
 
 from devstack.content import alto_variant, big_run_log, page_layout
-from results import reader as reader_module
+from results.store import reader as reader_module
 from results.viewers import alto as alto_viewer
 from results.viewers import log as log_viewer
 from tests.fixtures.session import login_as

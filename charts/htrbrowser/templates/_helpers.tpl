@@ -31,7 +31,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 
 {{/*
 The Lease the app takes to be the one status writer in each namespace: LEASE_NAME in
-campaigns/status_lease.py (fixed there, not derived from the release). The Role grants get/update on
+campaigns/cluster/status_lease.py (fixed there, not derived from the release). The Role grants get/update on
 it alone and the admission policy refuses this ServiceAccount any other Lease; tests/chart/test_rbac.py
 fails when the two names part.
 */}}

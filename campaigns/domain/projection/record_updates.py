@@ -1,0 +1,85 @@
+"""Keeping the status record current: what to write to each part's status ConfigMap.
+
+Decides the data to write, or nothing when nothing changed. A record never shrinks: empty values
+never overwrite filled ones, keys are never dropped, ``finishedAt`` never moves back, and stored
+failed-volume reasons of the same Job are kept. The writing itself is
+:mod:`campaigns.cluster.status_records`.
+"""
+
+from __future__ import annotations
+
+from campaigns.domain.projection.readers import as_dict
+from campaigns.domain.projection.records import MAX_FAILED_VOLUMES_RECORD, failed_volumes_from_record
+from campaigns.models import (
+    Campaign,
+    failed_volumes_json,
+    parse_time,
+)
+
+
+def status_record_update(campaign: Campaign, existing_data: dict | None, results_url: str = "") -> dict | None:
+    """The data to write to the campaign's status ConfigMap, or None when nothing changed.
+
+    Never shrinks the record: empty values never overwrite filled ones, keys are never dropped,
+    ``finishedAt`` never moves back, and stored failed-volume reasons of the same Job are kept.
+    A campaign whose Job is gone is never written from here. For split campaigns use
+    :func:`status_record_updates`.
+    """
+    if campaign.job_gone:
+        return None
+    return merge_status_record(campaign.status_record_data(results_url), existing_data)
+
+
+def status_record_updates(
+    campaign: Campaign, existing: dict[str, dict], results_url: str = ""
+) -> dict[str, dict[str, str]]:
+    """ConfigMap name -> data to write, one per part Job that changed (existing: name -> data)."""
+    if campaign.job_gone:
+        return {}
+    base = campaign.results_base(results_url)
+    writes = {}
+    for part in campaign.part_states:
+        name = part.status_record_name
+        merged = merge_status_record(part.status_record_data(base), as_dict(existing.get(name)))
+        if merged is not None:
+            writes[name] = merged
+    return writes
+
+
+def merge_status_record(desired: dict[str, str], existing_data: dict | None) -> dict | None:
+    existing = {k: v for k, v in as_dict(existing_data).items() if isinstance(k, str)}
+    merged = dict(existing)
+    same_job = not existing.get("jobUid") or existing.get("jobUid") == desired.get("jobUid")
+    for key, value in desired.items():
+        old = existing.get(key)
+        if value == "" and old:
+            continue
+        if key == "finishedAt" and old and same_job:
+            old_time, new_time = parse_time(old), parse_time(value)
+            if old_time is not None and (new_time is None or new_time < old_time):
+                continue
+        if key == "failedVolumes":
+            value = _merge_failed_volumes(existing, desired)
+        merged[key] = value
+    if merged == existing:
+        return None
+    return {k: v if isinstance(v, str) else str(v) for k, v in merged.items()}
+
+
+def _merge_failed_volumes(existing: dict, desired: dict) -> str:
+    new_items = failed_volumes_from_record(desired)
+    if existing.get("failedVolumesJobUid") and existing.get("failedVolumesJobUid") != desired.get(
+        "failedVolumesJobUid"
+    ):
+        items = new_items
+    else:
+        stored = dict(failed_volumes_from_record(existing))
+        items = []
+        seen = set()
+        for vid, reason in new_items:
+            items.append((vid, reason or stored.get(vid, "")))
+            seen.add(vid)
+        for vid, reason in failed_volumes_from_record(existing):
+            if vid not in seen:
+                items.append((vid, reason))
+    return failed_volumes_json(items, MAX_FAILED_VOLUMES_RECORD)

@@ -1,0 +1,387 @@
+"""Campaign cards: what a card (and the campaign page's rows) shows, built from a projected campaign.
+
+Presentation only: no reading of the cluster or the store (the views read, campaigns.web.card_reads,
+and hand the cards a progress report). The links of a volume (run log, results, pages),
+which volumes a card asks progress for and how pages add up, the rows of failed and running
+volumes, the notes about failed pages and refused reads, the operator's kubectl lines and facts,
+and how often a card polls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from campaigns.domain.quality import CampaignQuality, campaign_quality
+from campaigns.models import Campaign, Volume, bounded
+from campaigns.store import progress
+from campaigns.wording import notes
+from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
+from campaigns.wording.volumes import NO_SENTENCE
+from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
+from core.kubectl import job_pods, kubectl
+from results.store.keys import url_for_key
+
+FAILURES_ON_CARD = 8
+ACTIVE_ON_CARD = 12
+DONE_TALLY_MAX = 300  # a card adds up the pages of at most this many done volumes
+POLL_SECONDS = 5
+POLL_SECONDS_STALE = 30
+
+
+# --- links ---------------------------------------------------------------------------------------
+
+
+def result_url(key: str) -> str:
+    return url_for_key(key)
+
+
+def never_started(volume: Volume) -> bool:
+    """A pending volume no pod has run yet: it has no run log to link to."""
+    return volume.state == "pending" and volume.reason is None and volume.attempts == 0 and not volume.retrying
+
+
+def log_href(volume: Volume) -> str:
+    """The run-log viewer for a volume; live while it may still run, with its manifest once done.
+
+    "" for a volume that never started: its run log does not exist yet.
+    """
+    if never_started(volume):
+        return ""
+    query = {"log": result_url(volume.log_key)}
+    if volume.may_still_run:
+        query["live"] = "1"
+    if volume.state == "done":
+        query["manifest"] = result_url(volume.manifest_key)
+    return "/log?" + urlencode(query)
+
+
+def detail_url(campaign: Campaign) -> str:
+    return reverse("campaign_detail", args=[campaign.namespace, campaign.name])
+
+
+def card_url(campaign: Campaign) -> str:
+    return reverse("campaign_card", args=[campaign.namespace, campaign.name])
+
+
+def dom_id(campaign: Campaign) -> str:
+    return f"card-{campaign.namespace}--{campaign.name}"
+
+
+# --- presenting a card ---------------------------------------------------------------------------
+
+
+@dataclass
+class VolumeRow:
+    volume: Volume
+    log_href: str
+    results_href: str = ""
+    pages_href: str = ""  # the ALTO viewer on the volume's first page
+    progress: progress.VolumeProgress | None = None
+    progress_text: str = ""
+    same_as: str = ""  # an earlier row on the card with the very same sentence (its volume id)
+
+    @property
+    def sentence_text(self) -> str:
+        """A problem row's sentence (a volume without one still gets a few words)."""
+        return (self.volume.sentence.text if self.volume.sentence else "") or NO_SENTENCE
+
+    @property
+    def progress_note(self) -> str:
+        """A running row whose progress was not read: what the store answered instead, if anything."""
+        return (self.progress.note if self.progress is not None else "") or PROGRESS_NOT_KNOWN
+
+    @property
+    def failed_pages(self) -> int:
+        """Pages its progress says failed (0 when not read)."""
+        if self.progress is None or self.progress.progress is None:
+            return 0
+        return self.progress.progress.failed
+
+
+@dataclass
+class VolumeBar:
+    """The volumes bar: done and failed as stacked segments, in percent of all volumes (as text)."""
+
+    done: str
+    failed: str
+
+    @classmethod
+    def of(cls, counts) -> VolumeBar:
+        total = max(counts.total, counts.done + counts.failed, 1)
+        done = 100 * counts.done / total
+        failed = 100 * counts.failed / total
+        if counts.failed and failed < 1.5:
+            failed = 1.5  # a single failed volume among thousands stays visible
+        return cls(f"{min(done, 100 - failed):.2f}", f"{failed:.2f}")
+
+
+@dataclass
+class PageTally:
+    """Pages done/total over the volumes a card could read, and what that covers, in words."""
+
+    done: int = 0
+    total: int = 0
+    failed: int = 0
+    counted: int = 0  # volumes whose progress.json was read
+    forbidden: int = 0  # volumes the person's account may not read
+    eligible: int = 0  # volumes the figure means to cover
+    running_only: bool = False  # too many done volumes to add up: only running ones are meant
+    any_running: bool = False
+    unasked: int = 0  # volumes not read on this request (over the cap, or the store was slow)
+    with_failed_pages: list[tuple[Volume, int]] = field(default_factory=list)  # (volume, pages failed)
+
+    def add(self, volume: Volume, answer: progress.VolumeProgress | None) -> None:
+        self.eligible += 1
+        self.any_running = self.any_running or volume.state == "active"
+        if answer is not None and answer.progress is not None:
+            self.counted += 1
+            self.done += answer.progress.done
+            self.total += answer.progress.total
+            self.failed += answer.progress.failed
+            if answer.progress.failed:
+                self.with_failed_pages.append((volume, answer.progress.failed))
+        elif answer is not None and answer.forbidden:
+            self.forbidden += 1
+        elif answer is None or answer.outcome in (progress.NOT_ASKED, progress.TIMEOUT):
+            self.unasked += 1
+
+    @property
+    def caption(self) -> str:
+        return notes.pages_caption(self.counted, self.eligible, self.forbidden, self.running_only, self.any_running)
+
+
+def page_tally(volumes: list[Volume], report: progress.ProgressReport | None, running_only: bool = False) -> PageTally:
+    tally = PageTally(running_only=running_only)
+    for volume in volumes:
+        tally.add(volume, report.get(volume.progress_key) if report else None)
+    return tally
+
+
+@dataclass
+class Card:
+    campaign: Campaign
+    dom_id: str
+    detail_url: str
+    card_url: str
+    show_namespace: bool
+    failures: list[VolumeRow]
+    more_failures: int
+    active: list[VolumeRow]
+    more_active: int
+    volume_bar: VolumeBar
+    pages: PageTally
+    progress_sentence: str
+    needs_login: bool
+    polls: bool
+    poll_seconds: int
+    commands: list[str]
+    ops_facts: list[tuple[str, str, bool]]  # label, value, whether it gets a copy button
+    on_detail_page: bool = False
+    poll_include: str = ""  # what else the card's poll sends (the campaign page: how many rows it shows)
+    waiting: list[VolumeRow] = field(default_factory=list)  # started, waiting for the model cache
+    failed_pages_note: str = ""  # a finished campaign's pages that failed, in words
+    failed_pages_href: str = ""  # the run log of the first volume with failed pages
+    forbidden_note: str = ""  # said once per card when the account may not read its volumes
+    quality: CampaignQuality | None = None  # None: the campaign says nothing about quality
+
+    @property
+    def trouble_flag(self) -> str:
+        return "1" if self.campaign.in_trouble else "0"
+
+    @property
+    def queue_note(self) -> str:
+        """The queue's own sentence, when the state sentence does not carry it already (admitted says nothing)."""
+        campaign = self.campaign
+        queue = campaign.queue
+        if queue is None or queue.sentence is None or queue.kind == "admitted":
+            return ""
+        shown = campaign.sentence.text if campaign.sentence else ""
+        return "" if queue.sentence.text in shown else queue.sentence.text
+
+
+def _failed_pages_href(campaign: Campaign, tally: PageTally) -> str:
+    """The one volume's run log (with its manifest), or the campaign page listing the done volumes."""
+    if not campaign.is_final or not tally.with_failed_pages:
+        return ""
+    if len(tally.with_failed_pages) == 1:
+        return log_href(tally.with_failed_pages[0][0])
+    return detail_url(campaign) + "?state=done"
+
+
+def forbidden_note(rows: list[VolumeRow], below: bool = False) -> str:
+    """Said once instead of on every row the person's account may not read (``below``: a campaign
+    page's table under the note, not a card's running volumes)."""
+    refused = sum(1 for row in rows if row.progress is not None and row.progress.forbidden)
+    return notes.forbidden_note(refused, len(rows), below=below)
+
+
+def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> VolumeRow:
+    row = VolumeRow(volume, log_href(volume))
+    if volume.state == "done":
+        row.results_href = result_url(volume.iiif_key)
+    if volume.state in ("done", "active"):
+        row.pages_href = "/alto?" + urlencode({"src": result_url(volume.alto_prefix + "0001.xml")})
+    if report is not None and volume.state in ("active", "done"):
+        row.progress = report.get(volume.progress_key)
+        if row.progress is not None and row.progress.progress is not None:
+            row.progress_text = progress_sentence(row.progress.progress, now)
+    return row
+
+
+def failure_rows(volumes: list[Volume], now) -> list[VolumeRow]:
+    """Problem rows; a row whose sentence repeats an earlier row's points to it instead of repeating it."""
+    rows = []
+    first_with: dict[str, str] = {}
+    for volume in volumes:
+        row = volume_row(volume, None, now)
+        text = volume.sentence.text if volume.sentence else ""
+        if text and text in first_with:
+            row.same_as = first_with[text]
+        elif text:
+            first_with[text] = volume.id
+        rows.append(row)
+    return rows
+
+
+def operator_commands(campaign: Campaign) -> list[str]:
+    """The kubectl lines for the card's operator details: those for what is wrong now first
+    (the campaign's reason, its warm-up, its first failed volumes), then the general ones."""
+    ns = campaign.namespace
+    jobs = campaign.parts or [campaign.name]
+    warmup_sentence = campaign.warmup.sentence if campaign.warmup and campaign.warmup.shows_chip else None
+    reasons = [campaign.sentence, warmup_sentence, *(v.sentence for v in campaign.failures[:3])]
+    commands = [command for sentence in reasons if sentence is not None for command in sentence.commands]
+    for job in jobs:
+        if not campaign.job_gone:
+            commands.append(kubectl("get", "job", job, namespace=ns))
+            commands.append(kubectl("get", "pods", "-l", job_pods(job), "-L", LABEL_COMPLETION_INDEX, namespace=ns))
+    if campaign.job_uid:
+        selector = f"{LABEL_WORKLOAD_JOB_UID}={campaign.job_uid}"
+        commands.append(kubectl("get", "workloads", "-l", selector, namespace=ns))
+    if campaign.workload_name:
+        commands.append(kubectl("describe", "workload", campaign.workload_name, namespace=ns))
+    if campaign.cluster_queue_name:
+        commands.append(kubectl("get", "clusterqueue", campaign.cluster_queue_name, "-o", "yaml"))
+    if campaign.pipeline:
+        commands.append(kubectl("get", "job", f"htr-warmup-{campaign.pipeline}", namespace=ns))
+        commands.append(kubectl("logs", f"job/htr-warmup-{campaign.pipeline}", "--tail=50", namespace=ns))
+    records = (f"campaign-{jobs[0]}", f"campaign-{jobs[0]}-status")
+    commands.append(kubectl("get", "configmap", *records, namespace=ns))
+    return list(dict.fromkeys(commands))
+
+
+def _asks(queue) -> str:
+    """What a waiting campaign asks of its ClusterQueue, against the quota, per resource."""
+    if queue is None:
+        return ""
+    return "; ".join(f"{f.resource} {f.requested} of quota {f.quota or 'none'}" for f in queue.fits)
+
+
+def _pending_in_queue(queue) -> str:
+    if queue is None or queue.pending_in_queue is None:
+        return ""
+    return f"{queue.pending_in_queue} (all namespaces)"
+
+
+# Names and paths an operator pastes into a terminal get a copy button beside them.
+COPYABLE_FACTS = {"Job", "Jobs", "Campaign file", "Workload", "Pipeline", "Warm-up Job", "Cache directory",
+                  "Warm-up marker", "Results"}
+
+
+def operator_facts(campaign: Campaign) -> list[tuple[str, str, bool]]:
+    warmup = campaign.warmup
+    queue = campaign.queue
+    facts = [
+        ("Job" if len(campaign.parts) <= 1 else "Jobs", ", ".join(campaign.parts or [campaign.name])),
+        ("Job uid", campaign.job_uid),
+        ("Campaign file", campaign.campaign),
+        ("Workload", campaign.workload_name or (queue.workload_name if queue else "")),
+        ("LocalQueue", campaign.queue_name or (queue.queue_name if queue else "")),
+        ("ClusterQueue", campaign.cluster_queue_name or (queue.cluster_queue if queue else "")),
+        ("Priority class", campaign.priority_class),
+        ("Queue reason", queue.reason if queue else ""),
+        ("Kueue says", queue.message if queue else ""),
+        ("Asks of the queue", _asks(queue)),
+        ("Pending in ClusterQueue", _pending_in_queue(queue)),
+        ("Parallelism", str(campaign.parallelism) if campaign.parallelism else ""),
+        ("Pipeline", campaign.pipeline),
+        ("Pipeline sha256", campaign.pipeline_sha256),
+        ("Warm-up Job", warmup.job_name if warmup else ""),
+        ("Recipe sha256", warmup.recipe_sha256 if warmup else ""),
+        ("Cache directory", warmup.cache_dir if warmup else ""),
+        ("Warm-up marker", warmup.marker_path if warmup else ""),
+        ("Campaigns commit", campaign.record.commit),
+        ("Applied by", campaign.record.applied_by),
+        ("Applied at", campaign.record.applied_at),
+        ("Image", campaign.record.image_digest),
+        ("Results", campaign.results_prefix),
+    ]
+    return [(label, bounded(value, 300), label in COPYABLE_FACTS) for label, value in facts if value]
+
+
+@dataclass
+class CardReads:
+    """Which volumes a card asks progress for: running ones shown, and done ones to add up pages."""
+
+    active: list[Volume]
+    more_active: int
+    done: list[Volume]
+    running_only: bool  # too many done volumes to add up their pages on every page
+
+    @classmethod
+    def of(cls, campaign: Campaign) -> CardReads:
+        active = [v for v in campaign.volumes.notable() if v.state == "active"]
+        too_many = campaign.counts.done > DONE_TALLY_MAX
+        done = [] if too_many else campaign.volumes.in_state("done")
+        return cls(active[:ACTIVE_ON_CARD], max(0, len(active) - ACTIVE_ON_CARD), [] if too_many else done, too_many)
+
+
+def build_card(
+    campaign: Campaign,
+    plan: CardReads,
+    report: progress.ProgressReport,
+    now,
+    show_namespace: bool,
+    stale: bool,
+    on_detail_page: bool = False,
+) -> Card:
+    rows = [volume_row(v, report, now) for v in plan.active]
+    active_rows = [row for row in rows if not row.volume.waiting_for_cache or row.failed_pages or _has_progress(row)]
+    waiting_rows = [row for row in rows if row not in active_rows]
+    # A volume running again after a failed attempt is shown running, its earlier failure in its sentence.
+    failures = [v for v in campaign.failures if v.state != "active"]
+    tally = page_tally(plan.active + plan.done, report, running_only=plan.running_only)
+    unreadable = report.needs_login or report.card_outcome in (progress.UNREACHABLE, progress.NO_REASON)
+    return Card(
+        campaign=campaign,
+        dom_id=dom_id(campaign),
+        detail_url=detail_url(campaign),
+        card_url=card_url(campaign),
+        show_namespace=show_namespace,
+        failures=failure_rows(failures[:FAILURES_ON_CARD], now),
+        more_failures=max(0, len(failures) - FAILURES_ON_CARD),
+        active=active_rows,
+        waiting=waiting_rows,
+        more_active=plan.more_active,
+        volume_bar=VolumeBar.of(campaign.counts),
+        pages=tally,
+        progress_sentence=report.card_sentence if plan.active else "",
+        needs_login=report.needs_login and bool(plan.active),
+        # A finished card keeps polling until its final page counts have been read once.
+        polls=not campaign.is_final or (tally.unasked > 0 and not unreadable),
+        failed_pages_note=notes.failed_pages_note(tally.with_failed_pages) if campaign.is_final else "",
+        failed_pages_href=_failed_pages_href(campaign, tally),
+        forbidden_note=forbidden_note(rows),
+        poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
+        commands=operator_commands(campaign),
+        ops_facts=operator_facts(campaign),
+        on_detail_page=on_detail_page,
+        quality=campaign_quality(campaign, plan.active + plan.done, lambda v: report.get(v.progress_key)),
+    )
+
+
+def _has_progress(row: VolumeRow) -> bool:
+    return row.progress is not None and row.progress.progress is not None

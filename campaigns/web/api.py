@@ -1,0 +1,275 @@
+"""The read API under /api/v1/: JSON from the same view models as the cards.
+
+Field names follow the existing read API so its scripts keep working; what this project adds
+(queue explanation, sentences, parts) lives under new keys. Answers are private and never cached.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+
+from campaigns.cluster import reading
+from campaigns.domain import quality
+from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
+from campaigns.presentation import cards
+from campaigns.store import progress
+from results.store.keys import results_base
+
+API_VERSION = "v1"
+PRODUCT_VERSION = "1.0.0"
+REAPED_DEFAULT = 20
+REAPED_MAX = 10_000
+LIMIT_DEFAULT = 1000
+LIMIT_MAX = 1000
+
+
+class _InertJSONEncoder(DjangoJSONEncoder):
+    """JSON with <, > and & escaped, so no text in it can ever be read as markup."""
+
+    def encode(self, o):
+        text = super().encode(o)
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _json(data, status: int = 200, headers: dict | None = None) -> JsonResponse:
+    response = JsonResponse(
+        data, status=status, safe=False, encoder=_InertJSONEncoder, json_dumps_params={"ensure_ascii": False}
+    )
+    response["Cache-Control"] = "private, no-store"
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def _error(status: int, sentence: str) -> JsonResponse:
+    """Errors as the existing read API writes them: ``{"detail": "<sentence>"}``."""
+    return _json({"detail": sentence}, status=status)
+
+
+def read_only(view):
+    """GET (and HEAD) only; anything else is 405 in JSON, before CSRF can turn it into a 403."""
+
+    @csrf_exempt
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            response = _error(405, "This API only reads: use GET.")
+            response["Allow"] = "GET, HEAD"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _whole(value, default: int, maximum: int) -> int | None:
+    """A whole number from a query parameter within 0..maximum; None when it is not one."""
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        return None
+    if number < 0:
+        return None
+    return min(number, maximum)
+
+
+def staleness(state) -> dict:
+    """How old the cluster state of an answer is: fresh, or since when (and why) the cluster was not read."""
+    now = timezone.now()
+    old = [r for r in state.readings if r.unreachable_since is not None]
+    if not old:
+        return {"stale": False, "ageSeconds": 0, "since": None, "sentence": ""}
+    oldest = min(old, key=lambda r: r.unreachable_since)
+    return {
+        "stale": True,
+        "ageSeconds": int(oldest.age_seconds(now)),
+        "since": _iso(oldest.unreachable_since),
+        "sentence": oldest.banner(now),
+    }
+
+
+def _marked(response: JsonResponse, stale: dict) -> JsonResponse:
+    """The answer with its age in headers too, for scripts that read only headers."""
+    response["X-Snapshot-Age"] = str(stale["ageSeconds"])
+    if stale["stale"]:
+        response["X-Snapshot-Stale-Since"] = stale["since"]
+    return response
+
+
+def _results_base(campaign: Campaign) -> str:
+    return campaign.results_base(results_base())
+
+
+def _warmup(campaign: Campaign) -> dict | None:
+    warmup = campaign.warmup
+    if warmup is None:
+        return None
+    data = {"phase": warmup.state}
+    if warmup.reason is not None:
+        data["reason"] = warmup.reason.as_api()
+    elif warmup.message:
+        data["reason"] = {"stage": None, "permanent": None, "error": warmup.message}
+    return data
+
+
+def summary(campaign: Campaign) -> dict:
+    return {
+        "namespace": campaign.namespace,
+        "name": campaign.name,
+        "campaign": campaign.campaign,
+        "pipeline": campaign.pipeline,
+        "phase": RECORD_PHASES.get(campaign.phase, campaign.phase),
+        "counts": campaign.counts.as_api(),
+        "suspended": campaign.suspended,
+        "createdAt": _iso(campaign.created_at) or None,
+        "startedAt": _iso(campaign.started_at) or None,
+        "finishedAt": _iso(campaign.finished_at) or None,
+        "resultsBase": _results_base(campaign),
+        "warmup": _warmup(campaign),
+        "jobGone": campaign.job_gone,
+        "qualityPrediction": quality.quality_step(campaign.pipeline_steps) is not None,
+        # additions of this project
+        "parts": list(campaign.parts),
+        "inTrouble": campaign.in_trouble,
+        "sentence": campaign.sentence.text if campaign.sentence else "",
+        "queue": campaign.queue.as_api() if campaign.queue else None,
+        "warmupSentence": campaign.warmup.sentence.text if campaign.warmup and campaign.warmup.sentence else "",
+    }
+
+
+def _source_url(volume: Volume) -> str | None:
+    source = volume.source or ""
+    if source.startswith("images:"):
+        first = source[len("images:") :].replace(",", " ").split()
+        return first[0] if first else None
+    return source or None
+
+
+def volume_json(volume: Volume, answer: progress.VolumeProgress | None) -> dict:
+    data = {
+        "index": volume.index,
+        "id": volume.id,
+        "state": volume.state,
+        "manifestUrl": cards.result_url(volume.manifest_key),
+        "iiifUrl": cards.result_url(volume.iiif_key),
+        "altoPrefix": cards.result_url(volume.alto_prefix),
+        "logUrl": cards.result_url(volume.log_key),
+        "sourceUrl": _source_url(volume),
+        "progress": answer.progress.as_api() if answer and answer.progress else None,
+        "forbidden": bool(answer and answer.forbidden),
+        "retrying": volume.retrying,
+        "sentence": volume.sentence.text if volume.sentence else "",
+    }
+    if volume.reason is not None:
+        data["reason"] = volume.reason.as_api()
+    return data
+
+
+def _last_error(volumes: list[Volume], report: progress.ProgressReport, now) -> dict | None:
+    """The newest page error any read volume reports, with the volume and its run log."""
+    newest, newest_at = None, None
+    for volume in volumes:
+        answer = report.get(volume.progress_key)
+        read = answer.progress if answer else None
+        if read is None or not read.last_error:
+            continue
+        at = read.updated_at or now.min.replace(tzinfo=now.tzinfo)
+        if newest_at is None or at > newest_at:
+            newest, newest_at = (volume, read.last_error), at
+    if newest is None:
+        return None
+    volume, error = newest
+    return {
+        "page": error.get("page") or None,
+        "error": error.get("error") or "",
+        "volume": volume.id,
+        "logUrl": cards.result_url(volume.log_key),
+    }
+
+
+@read_only
+def version(request):
+    return _json({"api": API_VERSION, "version": PRODUCT_VERSION, "web": PRODUCT_VERSION, "name": "htrbrowser"})
+
+
+@read_only
+def jobs(request):
+    reaped_limit = _whole(request.GET.get("reaped"), REAPED_DEFAULT, REAPED_MAX)
+    if reaped_limit is None:
+        return _error(400, "reaped must be a whole number from 0 to 10000.")
+    now = timezone.now()
+    state = reading.read_cluster(request, now)
+    if state.nothing_read:
+        return _error(502, " ".join(state.problems))
+    live = [c for c in state.campaigns if not c.job_gone]
+    reaped = [c for c in state.campaigns if c.job_gone]
+    reaped.sort(key=lambda c: c.finished_at or c.started_at or c.created_at or now.min.replace(tzinfo=now.tzinfo))
+    reaped.reverse()
+    shown = live + reaped[:reaped_limit]
+    stale = staleness(state)
+    answer = [{**summary(c), "snapshot": stale} for c in shown]
+    return _marked(_json(answer, headers={"X-Reaped-Total": str(len(reaped))}), stale)
+
+
+@read_only
+def job_detail(request, namespace, name):
+    offset = _whole(request.GET.get("offset"), 0, 10**6)
+    limit = _whole(request.GET.get("limit"), LIMIT_DEFAULT, LIMIT_MAX)
+    if offset is None or limit is None:
+        return _error(400, "offset and limit must be whole numbers; limit is at most 1000.")
+    now = timezone.now()
+    if namespace not in reading.served_namespaces() or not reading.DNS_LABEL.match(name or ""):
+        return _error(404, "No campaign by that name in a namespace this site serves.")
+    campaign, state = reading.find_campaign(request, namespace, name, now)
+    if campaign is None:
+        if state.problems and not state.campaigns:
+            return _error(502, " ".join(state.problems))
+        return _error(404, f"No campaign named {name} in namespace {namespace}.")
+    page = campaign.volumes[offset : offset + limit]
+    active = [v for v in page if v.state == "active"]
+    done = [v for v in page if v.state == "done"]
+    # Running volumes first in line for the per-request cap; done ones are cached for an hour once read.
+    report = progress.read_progress(
+        request, [v.progress_key for v in active], now, extra_keys=[v.progress_key for v in done]
+    )
+    volumes = [volume_json(v, report.get(v.progress_key)) for v in page]
+    read = [r.progress for r in report.by_key.values() if r.progress is not None]
+    tally = cards.page_tally(active + done, report)
+    latest = max(read, key=lambda p: p.updated_at or now.min.replace(tzinfo=now.tzinfo), default=None)
+    scores = quality.campaign_quality(campaign, active + done, lambda v: report.get(v.progress_key))
+    data = summary(campaign)
+    data.update(
+        {
+            "pipelineSteps": [
+                {"step": s.name, "model": s.model, "revision": s.revision} for s in campaign.pipeline_steps
+            ],
+            "pipelineYaml": campaign.pipeline_yaml,
+            "latest": latest.as_api() if latest else None,
+            "failures": [
+                {"index": v.index, "id": v.id, "reason": v.reason.as_api() if v.reason else None}
+                for v in campaign.failures
+            ],
+            "failuresTruncated": campaign.failures_truncated,
+            "volumes": volumes,
+            "offset": offset,
+            "limit": limit,
+            "volumesTotal": len(campaign.volumes),
+            "pagesDone": tally.done,
+            "pagesTotal": tally.total,
+            "pagesFailed": tally.failed,
+            "pagesCounted": {"volumes": tally.counted, "of": tally.eligible, "sentence": tally.caption},
+            "pagesCoverage": {"counted": tally.counted, "of": tally.eligible},
+            "errors": sum(p.errors for p in read),
+            "lastError": _last_error(active + done, report, now),
+            "quality": scores.as_api() if scores is not None else None,
+            "progressSentence": report.card_sentence,
+            "snapshot": staleness(state),
+        }
+    )
+    return _marked(_json(data), data["snapshot"])

@@ -1,0 +1,242 @@
+"""The campaign list: one line per campaign, full cards for the few in trouble, one poll per tab.
+
+`campaign_list` renders the page. Its one poll (`campaign_changes`) sends the fingerprints of what
+the tab shows and gets back only what changed, as out-of-band swaps: a line, a card, a campaign
+newly in trouble (with one sentence for the page's live region), the filter counts, the tab title.
+Nothing changed: 204 and no body. Views stay thin: the board projected the campaigns already,
+`overview` says what a line shows, `cards` builds a card, templates show.
+"""
+
+from __future__ import annotations
+
+import threading
+from urllib.parse import urlencode
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_safe
+
+from campaigns.cluster.reading import ClusterState, read_cluster, served_namespaces
+from campaigns.presentation import cards as card_builder
+from campaigns.presentation import overview
+from campaigns.web.card_reads import build_cards, several_namespaces
+from campaigns.wording.lists import NEW_ROWS_NOTICE, attention_announcement
+from core import metrics
+
+POLL_SECONDS = 5
+POLL_SECONDS_STALE = 30
+ROW_CACHE_SIZE = 20_000
+
+# A line depends only on its campaign (one object per reading) and the list's options, so its HTML
+# and fingerprint are made once per reading and shared by every tab's page and poll.
+_rows: dict[tuple, tuple[str, str]] = {}
+_rows_lock = threading.Lock()
+
+
+def _options(request) -> dict:
+    """What the person asked the list for: a state, a search, cards opened."""
+    opened = [value[:200] for value in request.GET.getlist("open")[: overview.OPEN_CARDS] if "/" in value]
+    return {
+        "state": overview.known_state(request.GET.get("state", "")),
+        "q": request.GET.get("q", "").strip()[: overview.SEARCH_LIMIT],
+        "open": opened,
+    }
+
+
+def _url(name: str, options: dict, **changes) -> str:
+    merged = {**options, **changes}
+    query = [(k, v) for k, v in (("state", merged["state"]), ("q", merged["q"])) if v]
+    query += [("open", each) for each in merged["open"]]
+    return reverse(name) + ("?" + urlencode(query) if query else "")
+
+
+class _Page:
+    """Everything the list shows for one request, and its fingerprints."""
+
+    def __init__(self, request, state: ClusterState, options: dict, now):
+        self.request, self.state, self.options, self.now = request, state, options, now
+        several = several_namespaces()
+        matches = overview.keep(state.campaigns, options["state"], options["q"])
+        self.matches_count = len(matches)
+        self.rows = [
+            self._row(match, several) for match in matches
+        ]
+        full = overview.full_card_idents(matches, options["open"])
+        by_ident = {overview.ident(m.campaign): m.campaign for m in matches}
+        self.cards = build_cards(request, [by_ident[i] for i in full], now, state.stale)
+        for card in self.cards:
+            card.polls = False  # the page's one poll brings cards up to date
+        self.trouble_count = sum(1 for c in state.campaigns if c.in_trouble)
+        self.digests: dict[tuple[str, str], str] = {}
+        self.kept_in_place: list[overview.Row] = []
+        self.editions = {r.namespace: r.edition for r in state.readings}
+        for row in self.rows:
+            self.digests[("row", overview.ident(row.campaign))] = self._row_digest(row)
+        # Each card is rendered once: its fingerprint, and (as an out-of-band swap) a poll's answer.
+        self.card_html: dict[str, str] = {}
+        for card in self.cards:
+            html = self._render("campaigns/card.html", {"card": card, "oob": True})
+            self.card_html[overview.ident(card.campaign)] = html
+            self.digests[("card", overview.ident(card.campaign))] = overview.fingerprint(html)
+
+    def _row(self, match: overview.Match, several: bool) -> overview.Row:
+        row = overview.row(
+            match, card_builder.detail_url(match.campaign), several, self.options["q"], card_builder.log_href
+        )
+        key = overview.ident(match.campaign)
+        opened = key in self.options["open"]
+        row.opened = opened
+        others = [each for each in self.options["open"] if each != key]
+        row.open_url = _url("campaign_list", self.options, open=others if opened else [*others, key]) + (
+            "" if opened else f"#card-{overview.dom_key(key)}"
+        )
+        return row
+
+    def _row_digest(self, row: overview.Row) -> str:
+        """The fingerprint of a line, rendered once per reading and list options."""
+        campaign = row.campaign
+        key = (
+            campaign.namespace,
+            self.editions.get(campaign.namespace),
+            campaign.name,
+            getattr(campaign, "shown_as", ""),  # a copy with other people's campaigns named otherwise
+            row.opened,
+            row.open_url,
+            row.show_namespace,
+            row.search,
+            tuple(hit.volume.index for hit in row.hits),
+            row.more_hits,
+        )
+        with _rows_lock:
+            cached = _rows.get(key)
+        if cached is None:
+            html = render_to_string("campaigns/overview_row.html", {"row": row})
+            cached = (html, overview.fingerprint(html))
+            with _rows_lock:
+                if len(_rows) >= ROW_CACHE_SIZE:
+                    _rows.clear()
+                _rows[key] = cached
+        return cached[1]
+
+    def _render(self, template: str, context: dict) -> str:
+        return render_to_string(template, {**context, "now": self.now}, request=self.request)
+
+    def shown(self) -> list[str]:
+        """What this page shows, as the poll will send it back: kind, campaign, fingerprint, trouble."""
+        rows = [*self.rows, *self.kept_in_place]
+        items = [("row", row.campaign) for row in rows] + [("card", card.campaign) for card in self.cards]
+        return [
+            f"{kind}:{overview.ident(c)}:{self.digests[(kind, overview.ident(c))]}:{'1' if c.in_trouble else '0'}"
+            for kind, c in items
+        ]
+
+    def left_behind(self, before: dict[str, overview.Shown]) -> list[overview.Row]:
+        """Lines the tab shows that the filter no longer keeps (a running campaign that failed): they
+        are brought up to date in place rather than taken away under the person's eyes."""
+        kept = {overview.ident(row.campaign) for row in self.rows}
+        several = several_namespaces()
+        rows = []
+        for campaign in self.state.campaigns:
+            key = overview.ident(campaign)
+            if key in before and key not in kept:
+                row = self._row(overview.Match(campaign), several)
+                self.digests[("row", key)] = self._row_digest(row)
+                self.kept_in_place.append(row)
+                if self.digests[("row", key)] != before[key].digest:
+                    rows.append(row)
+        return rows
+
+    def changed(self, kind: str, items: list, before: dict[str, overview.Shown]) -> tuple[list, list]:
+        """Of the rows or cards this page has, those the tab shows differently, and those it lacks."""
+        changed, new = [], []
+        for item in items:
+            key = overview.ident(item.campaign)
+            if key not in before:
+                new.append(item)
+            elif before[key].digest != self.digests[(kind, key)]:
+                changed.append(item)
+        return changed, new
+
+    def context(self) -> dict:
+        options = self.options
+        choices = overview.state_choices(self.state.campaigns, options["state"])
+        for choice in choices:
+            choice.url = _url("campaign_list", {**options, "state": choice.key})
+        return {
+            "state": self.state,
+            "rows": self.rows,
+            "cards": self.cards,
+            "matches_count": self.matches_count,
+            "trouble_count": self.trouble_count,
+            "state_choices": choices,
+            "wanted_state": options["state"],
+            "search": options["q"],
+            "clear_search_url": _url("campaign_list", options, q=""),
+            "reload_url": _url("campaign_list", options),
+            "poll_url": _url("campaign_changes", options),
+            "poll_seconds": POLL_SECONDS_STALE if self.state.stale else POLL_SECONDS,
+            "shown": self.shown(),
+            "namespaces": served_namespaces(),
+            "now": self.now,
+        }
+
+
+@require_safe
+@gzip_page
+def campaign_list(request):
+    now = timezone.now()
+    state = read_cluster(request, now)
+    page = _Page(request, state, _options(request), now)
+    return render(request, "campaigns/list.html", page.context())
+
+
+@require_safe
+@gzip_page
+def campaign_changes(request):
+    """A tab's poll: what changed since the fingerprints it sent, or 204 when nothing did."""
+    now = timezone.now()
+    state = read_cluster(request, now)
+    options = _options(request)
+    before = overview.parse_shown(request.GET.getlist("shown"))
+    page = _Page(request, state, options, now)
+    if state.problems and not state.campaigns:
+        metrics.poll("list", changed=False)
+        return HttpResponse(status=204)  # nothing newer to show; the page keeps what it has
+    shown_rows = {s.ident: s for s in before if s.kind == "row"}
+    shown_cards = {s.ident: s for s in before if s.kind == "card"}
+    changed_rows, new_rows = page.changed("row", page.rows, shown_rows)
+    changed_rows += page.left_behind(shown_rows)
+    # Cards the tab lacks are not added by a poll (they would push the page down under the reader's
+    # eyes); the campaign's line says it needs attention, the live region says so once, and the
+    # next page load shows its card.
+    changed_cards, _new_cards = page.changed("card", page.cards, shown_cards)
+    new_cards = []
+    present = {overview.ident(c) for c in state.campaigns}
+    gone = [s.ident for s in before if s.kind == "row" and s.ident not in present]
+    removed = [] if state.stale or state.problems else gone
+    newly_troubled = [
+        c
+        for c in state.campaigns
+        if c.in_trouble and overview.ident(c) in shown_rows and not shown_rows[overview.ident(c)].trouble
+    ]
+    changed = bool(changed_rows or new_rows or changed_cards or removed or newly_troubled)
+    metrics.poll("list", changed=changed)
+    if not changed:
+        return HttpResponse(status=204)
+    context = page.context()
+    context.update(
+        {
+            "changed_rows": changed_rows,
+            "new_rows": new_rows,
+            "changed_cards_html": [page.card_html[overview.ident(c.campaign)] for c in changed_cards],
+            "new_cards": new_cards,
+            "removed_ids": ["row-" + overview.dom_key(each) for each in removed],
+            "announcement": attention_announcement(newly_troubled),
+            "notice": NEW_ROWS_NOTICE if new_rows and before else "",
+        }
+    )
+    return render(request, "campaigns/changes.html", context)
