@@ -24,10 +24,29 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
+
+def _secret_key() -> str:
+    """DJANGO_SECRET_KEY, or the content of the file DJANGO_SECRET_KEY_FILE names (a mounted Secret, as the
+    chart gives it, so the key is in no process environment); one of the two, never both."""
+    key, key_file = env_str("DJANGO_SECRET_KEY", ""), env_str("DJANGO_SECRET_KEY_FILE", "")
+    if key and key_file:
+        raise SettingError("DJANGO_SECRET_KEY and DJANGO_SECRET_KEY_FILE are both set: give the key one way only.")
+    if key_file:
+        try:
+            key = Path(key_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            raise SettingError(f"DJANGO_SECRET_KEY_FILE names {key_file}, which cannot be read: {error}.") from None
+        if not key:
+            raise SettingError(f"DJANGO_SECRET_KEY_FILE names {key_file}, which is empty.")
+    return key
+
+
+SECRET_KEY = _secret_key()
 if not SECRET_KEY:
     if not DEBUG:
-        raise SettingError("DJANGO_SECRET_KEY must be set (a long random string) when DJANGO_DEBUG is off.")
+        raise SettingError(
+            "DJANGO_SECRET_KEY (or DJANGO_SECRET_KEY_FILE) must be set (a long random string) when DJANGO_DEBUG is off."
+        )
     SECRET_KEY = "development-only-not-secret-" + "x" * 40
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1"])

@@ -83,8 +83,13 @@ FULL_VALUES = {
 }
 
 
-# What a render without a cluster must be given: the chart refuses to guess it (tests/chart/test_offline.py).
-OFFLINE = {"network": {"apiServer": {"cidrs": ["192.0.2.1/32"]}}}
+# What a render without a cluster must be given: the chart refuses to guess it (tests/chart/test_offline.py,
+# tests/chart/test_secrets.py).
+OFFLINE = {
+    "network": {"apiServer": {"cidrs": ["192.0.2.1/32"]}},
+    "results": {"sessionSecret": "htrbrowser-session-key"},
+    "django": {"secretKeySecret": "htrbrowser-django-key"},
+}
 
 
 def merged(base: dict, changes: dict) -> dict:

@@ -23,7 +23,17 @@ def test_without_the_api_server_s_addresses_the_render_refuses_naming_the_value(
     assert "gitOps is true" in refusal({"gitOps": True})
     assert "helm template or Argo CD" in refusal({})
     # Without a NetworkPolicy there is nothing to place: it renders.
-    assert one(render({"network": {"enabled": False}}, given=False), "Deployment")
+    secrets = {"results": {"sessionSecret": "session"}, "django": {"secretKeySecret": "django"}}
+    assert one(render({"network": {"enabled": False}, **secrets}, given=False), "Deployment")
+
+
+def test_every_problem_is_its_own_sentence_in_one_refusal():
+    message = refusal({"redis": {"existingSecret": "redis-url"}, "metrics": {"prometheusRule": {"enabled": True}}})
+    sentences = [line[2:] for line in message.splitlines() if line.startswith("- ")]
+    assert [sentence.split(" ")[0] for sentence in sentences] == [
+        "results.sessionSecret", "django.secretKeySecret", "network.apiServer.cidrs", "redis.existingSecret",
+        "metrics.serviceMonitor,"]
+    assert all(sentence.endswith(".") for sentence in sentences)
 
 
 def redis_rule(values):

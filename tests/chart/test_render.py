@@ -43,7 +43,7 @@ def test_the_defaults_install_what_the_issue_lists():
     kinds = sorted({obj["kind"] for obj in objects})
     assert kinds == sorted([
         "ClusterRole", "ClusterRoleBinding", "Deployment", "NetworkPolicy", "PodDisruptionBudget", "Role",
-        "RoleBinding", "Secret", "Service", "ServiceAccount", "ValidatingAdmissionPolicy",
+        "RoleBinding", "Service", "ServiceAccount", "ValidatingAdmissionPolicy",
         "ValidatingAdmissionPolicyBinding",
     ])
     assert one(objects, "Deployment")["spec"]["replicas"] >= 1
@@ -92,26 +92,14 @@ def test_every_environment_variable_is_one_the_app_reads():
 
 def test_secrets_come_from_secrets_and_the_store_credentials_are_never_read():
     env = container_env(one(render(FULL_VALUES), "Deployment"))
-    assert env["DJANGO_SECRET_KEY"]["valueFrom"]["secretKeyRef"] == {
-        "name": "htrbrowser-django-key", "key": "DJANGO_SECRET_KEY"}
+    assert "DJANGO_SECRET_KEY" not in env  # a file, as the session key: in no process environment
+    assert env["DJANGO_SECRET_KEY_FILE"]["value"] == "/secrets/django/key"
     assert env["S3_BUCKET"]["valueFrom"]["secretKeyRef"]["name"] == "store-settings"
     assert env["HTRFLOW_REDIS_URL"]["valueFrom"]["secretKeyRef"] == {"name": "htrbrowser-redis", "key": "address"}
     keys = {entry["valueFrom"]["secretKeyRef"]["key"] for entry in env.values() if "valueFrom" in entry}
     assert "credentials" not in keys
     deployment = one(render(FULL_VALUES), "Deployment")
     assert "envFrom" not in deployment["spec"]["template"]["spec"]["containers"][0]
-
-
-def test_generated_secrets_are_kept_across_upgrades_and_uninstall():
-    secrets = {s["metadata"]["name"]: s for s in of_kind(render(), "Secret")}
-    assert set(secrets) == {"htrbrowser-django", "htrbrowser-session"}
-    for secret in secrets.values():
-        assert secret["metadata"]["annotations"]["helm.sh/resource-policy"] == "keep"
-    import base64
-
-    key_text = base64.b64decode(secrets["htrbrowser-session"]["data"]["key"])
-    assert len(base64.b64decode(key_text, validate=True)) == 32  # the key file's format
-    assert len(base64.b64decode(secrets["htrbrowser-django"]["data"]["DJANGO_SECRET_KEY"])) >= 50
 
 
 def test_status_records_off_grants_no_write_and_installs_no_policy():

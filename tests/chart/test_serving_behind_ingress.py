@@ -17,6 +17,9 @@ def chart_environment(values, tmp_path):
     env = {name: entry["value"] for name, entry in container_env(one(render(values), "Deployment")).items()
            if "value" in entry}
     env["HTRFLOW_SESSION_KEY_FILE"] = str(tmp_path / "session-key")  # production_env writes a key there
+    (tmp_path / "django-key").write_text("chart-test-" + "d" * 50 + "\n")  # as a mounted Secret gives it
+    env["DJANGO_SECRET_KEY_FILE"] = str(tmp_path / "django-key")
+    env["DJANGO_SECRET_KEY"] = ""  # production_env's own: the chart gives the key as a file only
     env["DJANGO_STATIC_ROOT"] = str(tmp_path / "static")
     return env
 

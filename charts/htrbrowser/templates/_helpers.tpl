@@ -91,6 +91,16 @@ htrbrowser-status-writer
 {{- join "," (uniq $hosts) -}}
 {{- end -}}
 
+{{/*
+"true" when the chart may generate Secrets: it can see the cluster (the release namespace is there
+to look up) and gitOps is off. Otherwise (helm template, Argo CD, gitOps) every render would make new
+keys and log everyone out, so templates/_validate.tpl asks for existing Secrets instead.
+tests/chart/test_secrets.py replaces this definition to render the generating side offline.
+*/}}
+{{- define "htrbrowser.mayGenerateSecrets" -}}
+{{- if and (not .Values.gitOps) (lookup "v1" "Namespace" "" .Release.Namespace) -}}true{{- end -}}
+{{- end -}}
+
 {{/* A Secret's value generated once: the one already in the cluster is kept on every upgrade. */}}
 {{- define "htrbrowser.keptSecretValue" -}}
 {{- $existing := lookup "v1" "Secret" .namespace .name -}}
