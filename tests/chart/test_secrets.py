@@ -96,3 +96,35 @@ def test_gitops_wins_over_a_cluster_that_could_be_asked(generating_chart):
         render_copy(generating_chart, merged(API, {"gitOps": True}))
     named = render_copy(generating_chart, merged(OFFLINE, {"gitOps": True}))
     assert [obj for obj in named if obj["kind"] == "Secret"] == []
+
+
+def manage_check(tmp_path, **env):
+    import os
+    import subprocess
+    import sys
+
+    from tests.chart.render import CHART
+
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HTRFLOW_", "S3_"))}
+    session_key = tmp_path / "session-key"
+    session_key.write_text(base64.b64encode(os.urandom(32)).decode())
+    clean.update(DJANGO_SETTINGS_MODULE="htrbrowser.settings", DJANGO_ALLOWED_HOSTS="htr.example.org",
+                 HTRFLOW_STATE_DIR=str(tmp_path), HTRFLOW_SESSION_KEY_FILE=str(session_key), **env)
+    return subprocess.run([sys.executable, "manage.py", "check"], cwd=CHART.parents[1], env=clean,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_app_reads_django_s_key_from_the_mounted_file_and_refuses_two_ways_or_an_unreadable_file(tmp_path):
+    key_file = tmp_path / "key"
+    key_file.write_text("a-mounted-django-key-" + "z" * 40 + "\n")
+    assert manage_check(tmp_path, DJANGO_SECRET_KEY_FILE=str(key_file)).returncode == 0
+    both = manage_check(tmp_path, DJANGO_SECRET_KEY_FILE=str(key_file), DJANGO_SECRET_KEY="x" * 50)
+    assert both.returncode != 0
+    assert both.stderr.strip().splitlines() == ["htrbrowser cannot start: DJANGO_SECRET_KEY and DJANGO_SECRET_KEY_FILE"
+                                                " are both set: give the key one way only."]
+    missing = manage_check(tmp_path, DJANGO_SECRET_KEY_FILE=str(tmp_path / "absent"))
+    assert missing.returncode != 0 and "DJANGO_SECRET_KEY_FILE names" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    (tmp_path / "empty").write_text("\n")
+    empty = manage_check(tmp_path, DJANGO_SECRET_KEY_FILE=str(tmp_path / "empty"))
+    assert empty.returncode != 0 and "which is empty" in empty.stderr
