@@ -20,7 +20,8 @@ def leaves(node: dict, path: str = ""):
     """(dotted path, schema node) of every value an operator sets, in the schema's order."""
     if node.get("type") == "object" and "properties" in node:
         for key, child in node["properties"].items():
-            yield from leaves(child, f"{path}.{key}" if path else key)
+            if not child.get("deprecated"):  # htrflow-batch's keys, admitted only to be refused
+                yield from leaves(child, f"{path}.{key}" if path else key)
     else:
         yield path, node
 

@@ -4,7 +4,7 @@ every problem found is one sentence naming the value to set, and all of them are
 one render says everything a values file lacks.
 */}}
 {{- define "htrbrowser.validate" -}}
-{{- $problems := list -}}
+{{- $problems := include "htrbrowser.foreignKeyProblems" . | fromJsonArray -}}
 {{- if and .Values.redis.url .Values.redis.existingSecret -}}
 {{- $problems = append $problems "redis.url and redis.existingSecret are both set: give the redis URL one way only." -}}
 {{- end -}}
@@ -41,6 +41,9 @@ one render says everything a values file lacks.
 {{- $proxied := or .Values.web.ingress.enabled .Values.web.httpRoute.enabled -}}
 {{- if and $proxied .Values.web.https (not (kindIs "invalid" .Values.web.trustedHops)) (eq (int .Values.web.trustedHops) 0) -}}
 {{- $problems = append $problems "web.trustedHops is 0 while an Ingress or HTTPRoute is rendered and web.https is true: the site could never see the proxy's https and would redirect every request to https again. Leave web.trustedHops unset (null) or give the number of proxies in front." -}}
+{{- end -}}
+{{- if and (eq .Values.web.service.type "ClusterIP") (not (kindIs "invalid" .Values.web.nodePort)) -}}
+{{- $problems = append $problems "web.nodePort is set while web.service.type is ClusterIP: set web.service.type to NodePort, or leave web.nodePort null." -}}
 {{- end -}}
 {{- with $problems -}}
 {{- fail (printf "the values cannot be installed as they are:\n- %s" (join "\n- " .)) -}}
