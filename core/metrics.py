@@ -1,7 +1,8 @@
 """What an operator can count: every metric of the site, and the small calls the code makes to them.
 
 The metric objects live here only; the rest of the code calls the functions below
-(`kube_call`, `snapshot_refreshed`, `store_call`, `login`, `login_refused`, `status_write`, `poll`).
+(`kube_call`, `snapshot_refreshed`, `store_call`, `login`, `login_refused`, `status_write`, `poll`,
+and the informers' `watch_started`, `watch_ended`, `relisted`, `watch_backoff`).
 They always count, in memory, at the cost of a dictionary update; whether anyone may read them is
 decided elsewhere: with `HTRFLOW_METRICS` on, the gunicorn configuration (htrbrowser/gunicorn_conf.py)
 serves them on a port of their own (`HTRFLOW_METRICS_PORT`), away from the site's public address.
@@ -59,6 +60,19 @@ POLLS = Counter(
     f"{PREFIX}_polls", "Polls served to open pages, by what polled and whether anything changed.", ["kind", "changed"]
 )
 
+# The informers (campaigns.cluster.informer), by source: the list's name (jobs, pods, events...), a dozen values.
+WATCH_STARTS = Counter(f"{PREFIX}_watch_starts", "Watch requests the informers made, by list.", ["source"])
+WATCH_ENDS = Counter(
+    f"{PREFIX}_watch_ends",
+    "Watches ended, by list and how: healthy, quiet (no bookmarks), short, not_a_stream, expired (410), failed.",
+    ["source", "how"],
+)
+RELISTS = Counter(
+    f"{PREFIX}_relists", "LISTs after a list's first (after a 410, a refused watch or a failure).", ["source"]
+)
+WATCH_BACKOFF = Counter(
+    f"{PREFIX}_watch_backoff_seconds", "Seconds the informers paused before watching or listing again.", ["source"]
+)
 
 # --- the calls the code makes -------------------------------------------------------------------
 
@@ -86,6 +100,26 @@ def kube_bytes(size: int) -> None:
     if size:
         KUBE_BYTES.inc(size)
         _tally_bytes(size)
+
+
+def watch_started(source: str) -> None:
+    """An informer opened a watch of the list `source` (a Source's field, e.g. `pods`)."""
+    WATCH_STARTS.labels(source).inc()
+
+
+def watch_ended(source: str, how: str) -> None:
+    """A watch of `source` ended: `healthy`, `quiet`, `short`, `not_a_stream`, `expired` or `failed`."""
+    WATCH_ENDS.labels(source, how).inc()
+
+
+def relisted(source: str) -> None:
+    """An informer listed `source` again (not its first LIST)."""
+    RELISTS.labels(source).inc()
+
+
+def watch_backoff(source: str, seconds: float) -> None:
+    """An informer of `source` pauses `seconds` before its next try."""
+    WATCH_BACKOFF.labels(source).inc(max(0.0, seconds))
 
 
 def store_call(outcome: str) -> None:

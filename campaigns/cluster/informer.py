@@ -6,11 +6,24 @@ dashboards people use do:
 - the first LIST is paged and gives a resourceVersion; a WATCH from there brings every change after
   it, with bookmarks so a quiet list stays current at almost no cost; the server ends each watch
   after `WATCH_SECONDS` and the informer opens the next one from the last version it saw;
-- a version too old for the server (410) means listing again;
-- a failure is remembered (its `kube.ClusterUnavailable`, since when) and retried after a pause that
-  grows to `RETRY_MAX_SECONDS`; the objects last read are kept meanwhile;
+- a watch that ends early (within `SHORT_WATCH_SECONDS`, with at most `FEW_EVENTS` events), one
+  answered with something that is not a stream of changes (a plain list, from a proxy that drops
+  `watch=true`), and one that cannot start are each followed by a pause (`Backoff`: from
+  `BACKOFF_INITIAL_SECONDS`, doubling, at most `BACKOFF_MAX_SECONDS`, drawn at random from the upper
+  half so informers that failed together do not come back together); a healthy watch resets it.
+  A watch that stays quiet to its end without a single bookmark is a server that sends none, not a
+  broken watch: it is opened again at once;
+- a version too old for the server (410) means listing again, after the back-off pause and a
+  random part of `RELIST_SPREAD_SECONDS`, so the lists of a compacted server do not all come back
+  in the same instant;
+- a failure is remembered (its `kube.ClusterUnavailable`, since when) and retried after the same
+  back-off; the objects last read are kept meanwhile;
 - an optional list the account may not read is "not known" (`known` is False) and asked again
   rarely.
+
+The cap is 8 s rather than client-go's 30 s: a server that behaves again is read again within 10 s.
+Watch starts, how each watch ended, relists and back-off seconds are counted in `core.metrics`
+per source (the list's name, a dozen values).
 
 Objects are slimmed on arrival (`managedFields` and kubectl's last-applied copy dropped): the
 projection never reads them and they are a third of a pod. One thread per informer, started by
@@ -20,19 +33,68 @@ projection never reads them and they are a third of a pod. One thread per inform
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from campaigns.cluster import kube
+from core import metrics
 
 log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 240
-RETRY_MIN_SECONDS = 0.5
-RETRY_MAX_SECONDS = 30.0
+SHORT_WATCH_SECONDS = 1.0  # a watch that ends sooner than this...
+FEW_EVENTS = 3  # ...having brought no more events than this ended early
+BACKOFF_INITIAL_SECONDS = 1.0
+BACKOFF_MAX_SECONDS = 8.0
+RELIST_SPREAD_SECONDS = 2.0
 NOT_KNOWN_RETRY_SECONDS = 60.0
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+WATCH_EVENTS = frozenset({"ADDED", "MODIFIED", "DELETED", "BOOKMARK"})
+
+# How a watch ended (the `how` of core.metrics.watch_ended).
+HEALTHY, QUIET, SHORT, NOT_A_STREAM, EXPIRED, FAILED = "healthy", "quiet", "short", "not_a_stream", "expired", "failed"
+
+
+class Backoff:
+    """The pause before the next try: `initial` seconds, doubling up to `cap`, each drawn at random
+    from the upper half of its step (client-go's jittered back-off); `reset()` after a healthy watch."""
+
+    def __init__(self, initial: float, cap: float, draw=random.random):
+        self.initial, self.cap = initial, cap
+        self.steps = 0
+        self._draw = draw
+
+    def next(self) -> float:
+        ceiling = min(self.cap, self.initial * 2**self.steps)
+        if ceiling < self.cap:
+            self.steps += 1
+        return ceiling * (0.5 + 0.5 * self._draw())
+
+    def reset(self) -> None:
+        self.steps = 0
+
+
+@dataclass
+class WatchEnd:
+    """What one watch brought before it ended, and how long it lasted."""
+
+    seconds: float = 0.0
+    changes: int = 0
+    bookmarks: int = 0
+    not_a_stream: bool = False
+
+    @property
+    def how(self) -> str:
+        if self.not_a_stream:
+            return NOT_A_STREAM
+        if self.seconds < SHORT_WATCH_SECONDS and self.changes + self.bookmarks <= FEW_EVENTS:
+            return SHORT
+        if self.changes + self.bookmarks == 0:
+            return QUIET  # open to its end without a word: a server that sends no bookmarks
+        return HEALTHY
 
 
 def slim(obj: dict, unread: tuple[str, ...] = ()) -> dict:
@@ -74,8 +136,13 @@ class Informer:
         self.failure: kube.ClusterUnavailable | None = None
         self.failing_since: datetime | None = None
         self.lists = 0  # LISTs made (a relist after 410 counts), for tests and metrics
+        self.watch_starts = 0  # watch requests made, for tests and metrics
         self.bytes_read = 0  # what the API sent for this list: LIST pages and watch events
+        self.server_bookmarks: bool | None = None  # whether the server sends bookmarks (None: not known yet)
         self._streams: list = []
+        self._backoff = Backoff(BACKOFF_INITIAL_SECONDS, BACKOFF_MAX_SECONDS)
+        self._told_not_a_stream = False
+        self._watch_began = 0.0
 
     def _slim(self, obj: dict) -> dict:
         return slim(obj, self.source.unread)
@@ -103,41 +170,73 @@ class Informer:
             self._thread.join(seconds)
 
     def _run(self) -> None:
-        pause = RETRY_MIN_SECONDS
         while not self._stopped.is_set():
-            try:
-                if not self.resource_version:
-                    self._list()
-                if self.resource_version:
-                    self._watch()
-                elif self._stopped.wait(NOT_KNOWN_RETRY_SECONDS):
-                    return
-                pause = RETRY_MIN_SECONDS
-            except kube.Expired:
-                self.resource_version = ""
-            except kube.ClusterUnavailable as trouble:
-                if self._stopped.is_set():
-                    return
-                self._failed(trouble)
-                self.synced.set()
-                if self._stopped.wait(pause):
-                    return
-                pause = min(pause * 2, RETRY_MAX_SECONDS)
-            except kube.NotReadable as refused:
-                # A watch refused after its list was read: list again, which says what is refused.
-                log.debug("watch of %s refused (%s)", self.source.field, refused.status)
-                self.resource_version = ""
-                if self._stopped.wait(pause):
-                    return
-                pause = min(pause * 2, RETRY_MAX_SECONDS)
-            except Exception:  # noqa: BLE001 - a bug must not end the watch for the life of the process
-                log.exception("reading %s failed unexpectedly", self.source.field)
-                self.resource_version = ""
-                if self._stopped.wait(RETRY_MAX_SECONDS):
-                    return
+            pause = self._step()
+            if pause > 0 and self._stopped.wait(pause):
+                return
+
+    def _step(self) -> float:
+        """List if needed, then watch once; the seconds to wait before the next step (0: at once)."""
+        watching = False
+        try:
+            if not self.resource_version:
+                self._list()
+                if not self.resource_version:  # optional and refused: ask again rarely
+                    return NOT_KNOWN_RETRY_SECONDS
+            watching = True
+            return self._watched(self._watch())
+        except kube.Expired:
+            self.resource_version = ""
+            metrics.watch_ended(self.source.field, EXPIRED)
+            if time.monotonic() - self._watch_began >= SHORT_WATCH_SECONDS:
+                self._backoff.reset()  # a healthy watch that met a compaction: one relist, soon
+            return self._back_off(RELIST_SPREAD_SECONDS * random.random())
+        except kube.ClusterUnavailable as trouble:
+            if self._stopped.is_set():
+                return 0.0
+            if watching:
+                metrics.watch_ended(self.source.field, FAILED)
+            self._failed(trouble)
+            self.synced.set()
+            return self._back_off()
+        except kube.NotReadable as refused:
+            # A watch refused after its list was read: list again, which says what is refused.
+            log.debug("watch of %s refused (%s)", self.source.field, refused.status)
+            if watching:
+                metrics.watch_ended(self.source.field, FAILED)
+            self.resource_version = ""
+            return self._back_off()
+        except Exception:  # noqa: BLE001 - a bug must not end the watch for the life of the process
+            log.exception("reading %s failed unexpectedly", self.source.field)
+            self.resource_version = ""
+            return BACKOFF_MAX_SECONDS
+
+    def _back_off(self, more: float = 0.0) -> float:
+        pause = self._backoff.next() + more
+        metrics.watch_backoff(self.source.field, pause)
+        return pause
+
+    def _watched(self, ended: WatchEnd) -> float:
+        """How long to wait after a watch that ended (not stopped): at once after a healthy one."""
+        if self._stopped.is_set():
+            return 0.0
+        how = ended.how
+        metrics.watch_ended(self.source.field, how)
+        if how in (HEALTHY, QUIET):
+            if how == QUIET and self.server_bookmarks is None:
+                log.info("the API server sends no bookmarks for %s: quiet watches are left to run", self.source.field)
+                self.server_bookmarks = False
+            self._backoff.reset()
+            return 0.0
+        if how == NOT_A_STREAM and not self._told_not_a_stream:
+            log.warning("the API answered a watch of %s with something other than changes", self.source.field)
+            self._told_not_a_stream = True
+        return self._back_off()
 
     def _list(self) -> None:
         self.lists += 1
+        if self.lists > 1:
+            metrics.relisted(self.source.field)
         answered = kube.list_source(self.source, self._slim)
         if answered is None:  # optional and refused: not known
             with self._lock:
@@ -158,7 +257,11 @@ class Informer:
         if changed:
             self._changed()
 
-    def _watch(self) -> None:
+    def _watch(self) -> WatchEnd:
+        self.watch_starts += 1
+        metrics.watch_started(self.source.field)
+        started = self._watch_began = time.monotonic()
+        ended = WatchEnd()
         events = kube.watch(
             self.path,
             self.resource_version,
@@ -167,27 +270,42 @@ class Informer:
             seconds=WATCH_SECONDS,
             streams=self._streams,
         )
-        for event in events:
-            if self._stopped.is_set():
-                events.close()
-                return
-            self.bytes_read += event.pop("_size", 0)
-            kind, obj = event.get("type"), event.get("object")
-            if not isinstance(obj, dict):
-                continue
-            version = str((obj.get("metadata") or {}).get("resourceVersion") or "")
-            if kind in ("ADDED", "MODIFIED"):
-                with self._lock:
-                    self._objects[_key(obj)] = self._slim(obj)
+        try:
+            for event in events:
+                if self._stopped.is_set():
+                    break
+                self.bytes_read += event.pop("_size", 0)
+                kind = event.get("type")
+                if kind not in WATCH_EVENTS:  # a plain list, or anything else that is not a change
+                    ended.not_a_stream = True
+                    break
+                if kind == "BOOKMARK":
+                    ended.bookmarks += 1
+                    self.server_bookmarks = True
+                else:
+                    ended.changes += 1
+                self._apply(kind, event.get("object"))
+        finally:
+            events.close()
+            ended.seconds = time.monotonic() - started
+        return ended
+
+    def _apply(self, kind: str, obj) -> None:
+        if not isinstance(obj, dict):
+            return
+        version = str((obj.get("metadata") or {}).get("resourceVersion") or "")
+        if kind in ("ADDED", "MODIFIED"):
+            with self._lock:
+                self._objects[_key(obj)] = self._slim(obj)
+            self._changed()
+        elif kind == "DELETED":
+            with self._lock:
+                gone = self._objects.pop(_key(obj), None)
+            if gone is not None:
                 self._changed()
-            elif kind == "DELETED":
-                with self._lock:
-                    gone = self._objects.pop(_key(obj), None)
-                if gone is not None:
-                    self._changed()
-            if version:
-                self.resource_version = version
-            self._recovered()
+        if version:
+            self.resource_version = version
+        self._recovered()
 
     def _changed(self) -> None:
         self.version += 1
