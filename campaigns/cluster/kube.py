@@ -41,14 +41,17 @@ KUEUE_GROUP = "kueue.x-k8s.io"
 KUEUE_VERSIONS = ("v1beta2", "v1beta1")
 PAGE_SIZE = 500
 
-# Why the cluster could not be read (campaigns.wording.banners words each for the banner).
-REFUSED, THROTTLED, UNREACHABLE, SLOW, BROKEN, NOT_CONNECTED = (
+# Why the cluster could not be read (campaigns.wording.banners words each for the banner). REFUSED is
+# the API answering 401/403 (this site's reads refused); DOWN is nothing taking the connection at all
+# (connection refused); SLOW a server that took the connection and then did not answer in time.
+REFUSED, THROTTLED, UNREACHABLE, SLOW, BROKEN, NOT_CONNECTED, DOWN = (
     "refused",
     "throttled",
     "unreachable",
     "slow",
     "broken",
     "not-connected",
+    "down",
 )
 
 
@@ -177,16 +180,48 @@ def _answered(status: int, reason: str | None) -> ClusterUnavailable:
     )
 
 
+# What went wrong on the way to the API, by what the exception chain holds; the first match words it.
+# Read from the chain, not the class: urllib3 2 makes NewConnectionError (a refused connection, a failed
+# name lookup) a ConnectTimeoutError, so the class alone words a server that is down as a slow one.
+_ON_THE_WAY = (
+    (ConnectionRefusedError, DOWN, "The cluster is not taking connections. Its API server refused the "
+     "connection (nothing listens at its address): it may be down or restarting."),
+    (urllib3.exceptions.NameResolutionError, UNREACHABLE, "The cluster could not be reached. The name of its "
+     "API server's address could not be looked up."),
+    (urllib3.exceptions.NewConnectionError, UNREACHABLE, "The cluster could not be reached. The connection to "
+     "its API server could not be made (no route to it, or the network refused)."),
+    (urllib3.exceptions.ConnectTimeoutError, UNREACHABLE, "The cluster could not be reached. Nothing took the "
+     "connection to its API server within {seconds} seconds (a network or firewall problem, or it is off)."),
+    ((urllib3.exceptions.ReadTimeoutError, TimeoutError), SLOW, "The cluster is too slow to answer. Its API "
+     "server took the connection but did not answer within {seconds} seconds."),
+    (urllib3.exceptions.SSLError, UNREACHABLE, "The cluster could not be reached safely. Its API server's "
+     "certificate was not accepted."),
+    (BaseException, UNREACHABLE, "The cluster could not be reached. The connection to its API server broke "
+     "before an answer came."),
+)
+
+
 def _connection_trouble(error: Exception) -> ClusterUnavailable:
-    slow = isinstance(error, urllib3.exceptions.TimeoutError) or isinstance(
-        getattr(error, "reason", None), urllib3.exceptions.TimeoutError
-    )
-    log.debug("Kubernetes API unreachable: %s", type(error).__name__)
-    if slow:
-        return ClusterUnavailable(
-            f"The cluster's API did not answer within {settings.HTRFLOW_KUBE_TIMEOUT:g} seconds.", SLOW
-        )
-    return ClusterUnavailable("The cluster's API could not be reached.", UNREACHABLE)
+    chain = _chain(error)
+    log.debug("Kubernetes API unreachable: %s", " <- ".join(type(each).__name__ for each in chain))
+    for kinds, cause, sentence in _ON_THE_WAY:
+        if any(isinstance(each, kinds) for each in chain):
+            return ClusterUnavailable(sentence.format(seconds=f"{settings.HTRFLOW_KUBE_TIMEOUT:g}"), cause)
+    raise AssertionError("unreachable: BaseException matches every exception")
+
+
+def _chain(error: BaseException) -> list[BaseException]:
+    """The error and every exception behind it: urllib3's `reason`, the exception's arguments (a
+    `ProtocolError` carries the socket error there), `__cause__` and `__context__`."""
+    found: list[BaseException] = []
+    pending: list[object] = [error]
+    while pending and len(found) < 16:
+        each = pending.pop(0)
+        if not isinstance(each, BaseException) or any(each is known for known in found):
+            continue
+        found.append(each)
+        pending.extend([getattr(each, "reason", None), *each.args, each.__cause__, each.__context__])
+    return found
 
 
 def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, body=None, content_type=None) -> dict:

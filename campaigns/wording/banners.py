@@ -1,8 +1,11 @@
 """The banners over a page: an older state of the cluster shown (since when, and why), and a
 namespace that could not be read at all.
 
-The causes are ``campaigns.cluster.kube``'s (``REFUSED``, ``THROTTLED``, ``SLOW``, ``BROKEN``; any other
-reads as unreachable); they are spelled out here so wording needs nothing but the standard library.
+The causes are ``campaigns.cluster.kube``'s; they are spelled out here so wording needs nothing but the
+standard library. Each says a different thing to look at: ``down`` nothing takes the connection (the API
+server is off or restarting), ``slow`` it takes the connection but does not answer in time, ``broken``
+it answers with errors (5xx), ``throttled`` it turns reads away as too many (429), ``refused`` it
+refuses this site's account (401/403); any other (``unreachable``) is a network that does not get there.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 _OPENINGS = {
+    "down": "The cluster has not been taking connections since {at}",
     "refused": "The cluster has refused this site's reads since {at}",
     "throttled": "The cluster has been turning this site's reads away as too many since {at}",
     "slow": "The cluster has been too slow to answer since {at}",

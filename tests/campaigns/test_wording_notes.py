@@ -60,7 +60,7 @@ def test_the_banner_says_since_when_in_minutes():
 
 def test_the_banner_has_an_opening_for_each_cause_the_cluster_reader_gives():
     since = datetime(2026, 9, 24, 14, 2, tzinfo=UTC)
-    causes = (kube.REFUSED, kube.THROTTLED, kube.SLOW, kube.BROKEN)
+    causes = (kube.DOWN, kube.REFUSED, kube.THROTTLED, kube.SLOW, kube.BROKEN)
     openings = {banners.stale_banner(since, since, cause).split(" since ")[0] for cause in causes}
     assert len(openings) == len(causes)
     assert set(banners._OPENINGS) == set(causes)

@@ -1,0 +1,224 @@
+"""Why the cluster could not be read, in words that send an operator to the right cause (issue 19).
+
+Against real sockets, through the real `kubernetes` client: a port nobody listens on (the API server
+is down), a listener that takes the connection and never answers (too slow), and the API double
+answering with an error status. Each gets its own cause, its own sentence and its own banner.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from datetime import UTC, datetime
+
+import pytest
+import yaml
+
+from campaigns.cluster import board, kube
+from campaigns.wording.banners import stale_banner
+from tests.campaigns.test_kube import NS, load_campaigns
+
+LIST = f"/apis/batch/v1/namespaces/{NS}/jobs"
+
+
+def kubeconfig(path, server: str, token: str) -> str:
+    config = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "c", "cluster": {"server": server}}],
+        "users": [{"name": "u", "user": {"token": token}}],
+        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u", "namespace": NS}}],
+        "current-context": "c",
+    }
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return str(path)
+
+
+def unused_port() -> int:
+    """A port that was free a moment ago and that nobody listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def silent_listener():
+    """A socket that listens (the kernel takes connections) but never reads nor answers."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    yield sock.getsockname()[1]
+    sock.close()
+
+
+@pytest.fixture
+def double(request):
+    """The API double, emptied, with the settings pointed at it (the `kube` fixture, named apart from
+    the module)."""
+    return request.getfixturevalue("kube")
+
+
+@pytest.fixture
+def point_at(settings, tmp_path):
+    settings.HTRFLOW_KUBE_TIMEOUT = 0.5
+
+    def point(server: str, token: str = "nobody-checks-it") -> None:
+        settings.KUBECONFIG = kubeconfig(tmp_path / f"kubeconfig-{time.monotonic_ns()}", server, token)
+
+    yield point
+    kube.close_clients()
+
+
+def trouble(call) -> kube.ClusterUnavailable:
+    with pytest.raises(kube.ClusterUnavailable) as raised:
+        call()
+    return raised.value
+
+
+def test_a_port_nobody_listens_on_is_down_not_slow(point_at):
+    point_at(f"http://127.0.0.1:{unused_port()}")
+    started = time.monotonic()
+    refused = trouble(lambda: kube.list_all(LIST))
+    assert time.monotonic() - started < 0.5  # refused at once, no timeout waited for
+    assert refused.cause == kube.DOWN
+    assert refused.sentence.startswith("The cluster is not taking connections.")
+    assert "refused the connection" in refused.sentence and "slow" not in refused.sentence
+
+
+def test_a_server_that_takes_the_connection_and_never_answers_is_slow(point_at, silent_listener):
+    point_at(f"http://127.0.0.1:{silent_listener}")
+    started = time.monotonic()
+    slow = trouble(lambda: kube.list_all(LIST))
+    assert 0.4 < time.monotonic() - started < 3  # one read timeout
+    assert slow.cause == kube.SLOW
+    assert slow.sentence.startswith("The cluster is too slow to answer.")
+    assert "did not answer within 0.5 seconds" in slow.sentence
+
+
+def test_writes_are_worded_the_same_way(point_at, silent_listener):
+    """A PUT is not retried by urllib3 and comes back unwrapped: the chain is read all the same."""
+    point_at(f"http://127.0.0.1:{unused_port()}")
+    assert trouble(lambda: kube.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.DOWN
+    point_at(f"http://127.0.0.1:{silent_listener}")
+    assert trouble(lambda: kube.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.SLOW
+
+
+@pytest.mark.parametrize(
+    ("status", "cause", "words"),
+    [
+        (500, kube.BROKEN, "answered 500"),
+        (503, kube.BROKEN, "answered 503"),
+        (429, kube.THROTTLED, "too many"),
+        (401, kube.REFUSED, "credentials"),
+        (403, kube.REFUSED, "may not list"),
+    ],
+)
+def test_an_error_status_from_the_api_is_worded_by_its_status(double, settings, status, cause, words):
+    settings.HTRFLOW_KUBE_TIMEOUT = 2.0
+    double.inject_fault(r"/jobs$", status=status)
+    answered = trouble(lambda: kube.fetch_snapshot(NS))
+    assert answered.cause == cause
+    assert words in answered.sentence
+
+
+def test_every_cause_opens_the_banner_with_its_own_sentence(point_at, silent_listener, kube_double):
+    """The three kinds of trouble, as the informers meet them, read differently on the page."""
+    since = datetime(2026, 9, 24, 14, 2, tzinfo=UTC)
+    point_at(f"http://127.0.0.1:{unused_port()}")
+    down = trouble(lambda: kube.list_all(LIST))
+    point_at(f"http://127.0.0.1:{silent_listener}")
+    slow = trouble(lambda: kube.list_all(LIST))
+    point_at(kube_double.url, kube_double.token)
+    fault = kube_double.inject_fault(r"/jobs$", status=503)
+    try:
+        broken = trouble(lambda: kube.list_all(LIST))
+    finally:
+        fault.remove()
+    openings = [stale_banner(since, since, each.cause).split(" since ")[0] for each in (down, slow, broken)]
+    assert openings == [
+        "The cluster has not been taking connections",
+        "The cluster has been too slow to answer",
+        "The cluster has been answering with errors",
+    ]
+
+
+# --- the board's banner when the API server goes away --------------------------------------------------
+
+
+class Front:
+    """A TCP front for the API double: forwards while up; `go_down()` closes the port and every open
+    connection, as an API server that stops does (a new connection is then refused)."""
+
+    def __init__(self, target_port: int):
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed: down
+            server = socket.create_connection(("127.0.0.1", self.target_port), timeout=5)
+            server.settimeout(None)
+            with self.lock:
+                self.open += [client, server]
+            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for each in (source, sink):
+                try:
+                    each.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def go_down(self) -> None:
+        self.listener.close()
+        with self.lock:
+            for each in self.open:
+                try:
+                    each.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                each.close()
+            self.open.clear()
+
+
+@pytest.fixture
+def fronted(double, point_at, settings):
+    settings.HTRFLOW_NAMESPACES = [NS]
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0.05
+    settings.HTRFLOW_WRITE_STATUS = False
+    settings.HTRFLOW_KUBE_TIMEOUT = 1.0
+    board.stop_all()
+    front = Front(int(double.url.rsplit(":", 1)[1].rstrip("/")))
+    point_at(f"http://127.0.0.1:{front.port}", double.token)
+    yield double, front
+    front.go_down()
+    board.stop_all()
+
+
+def test_when_the_api_server_goes_away_the_banner_says_it_is_not_taking_connections(fronted):
+    double, front = fronted
+    load_campaigns(double, 1)
+    assert board.reading(NS).banner() is None
+    front.go_down()
+    deadline = time.monotonic() + 20
+    while (reading := board.reading(NS)).unreachable_since is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert reading.cause == kube.DOWN, reading.problem
+    assert reading.banner().startswith("The cluster has not been taking connections since ")
+    assert [c.name for c in reading.campaigns] == ["campaign-000"]  # the last state is still shown
