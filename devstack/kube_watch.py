@@ -13,6 +13,16 @@ HTTP 200 and a chunked stream of newline-delimited JSON events:
 - with `allowWatchBookmarks=true`, a BOOKMARK every `bookmark_seconds` carries the current version;
 - `timeoutSeconds` ends the stream cleanly; `drop_watches()` ends every stream abruptly, as a server
   restart would, and `compact()` forgets the history so older versions get 410.
+
+Misbehaviour a test can switch on (`KubeDouble.misbehave_watches`), as real servers and the proxies in
+front of them misbehave:
+
+- `END_AT_ONCE`: every watch is answered 200 and its stream ends before any event (a proxy with an
+  idle limit of zero, an overloaded server shedding streams);
+- `PLAIN_LIST`: every watch is answered with the list itself, as JSON on one line (a proxy or cache
+  that drops `watch=true` from the query);
+- `EXPIRE`: every watch from a version is answered with the 410 ERROR event (a server whose history
+  is always behind, compacting as fast as it is written); a watch without a version still works.
 """
 
 from __future__ import annotations
@@ -28,6 +38,8 @@ from devstack.kube_errors import ApiError
 from devstack.kube_selectors import SelectorError, parse_field_selector, parse_label_selector
 
 HISTORY_SIZE = 100_000
+END_AT_ONCE, PLAIN_LIST, EXPIRE = "end-at-once", "plain-list", "expire"
+MISBEHAVIOURS = (END_AT_ONCE, PLAIN_LIST, EXPIRE)
 TRUE_WORDS = ("1", "t", "T", "TRUE", "true", "True")  # what Go's strconv.ParseBool reads as true
 
 
@@ -160,7 +172,12 @@ class Stream:
         with log.changed:
             generation = log.generation
             log.open += 1
-            if self.since is None:
+            misbehaviour = double.watch_misbehaviour
+            if misbehaviour == END_AT_ONCE:
+                chunks, last = [], None
+            elif misbehaviour == EXPIRE and self.since is not None:
+                chunks, last = [self._expired()], None
+            elif self.since is None:
                 last = double._revision
                 initial = [obj for obj in double._sorted(self.resource, self.route.namespace) if self._matches(obj)]
                 chunks = [self._event("ADDED", obj) for obj in initial]

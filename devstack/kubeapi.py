@@ -13,7 +13,9 @@ Tests and the demo use it in three ways:
 - through HTTP with the real client: `double.write_kubeconfig(path)` or `double.api_client()`;
 - in process: `put`, `patch`, `delete`, `get`, `list`, `add_pod_log`, `append_pod_log`, `reset`;
 - to break things on purpose: `inject_fault(path_regex, delay=..., status=..., drop=..., times=...)`,
-  `kueue_v1beta2_enabled = False` (an older cluster), `expire_continue_tokens()`.
+  `kueue_v1beta2_enabled = False` (an older cluster), `expire_continue_tokens()`, and for watches
+  `drop_watches()`, `compact()` and `misbehave_watches(mode)` (end at once, a plain list, 410 always;
+  see devstack.kube_watch); `watch_starts()` counts the watch requests a client made.
 
 Every request is recorded in `calls` as `(method, path, query_dict)`.
 
@@ -51,7 +53,7 @@ from devstack.kube_selectors import (
     parse_field_selector,
     parse_label_selector,
 )
-from devstack.kube_watch import Change, ChangeLog, Stream, WatchRequest, is_true
+from devstack.kube_watch import MISBEHAVIOURS, PLAIN_LIST, Change, ChangeLog, Stream, WatchRequest, is_true
 
 KUEUE_GROUP = "kueue.x-k8s.io"
 SERVER_VERSION = {"major": "1", "minor": "31", "gitVersion": "v1.31.4"}
@@ -247,6 +249,7 @@ class KubeDouble:
         self.kueue_v1beta2_enabled = True
         self._changes = ChangeLog(self._lock, self._revision)
         self.bookmark_seconds = 1.0
+        self.watch_misbehaviour: str | None = None
         self._bytes: dict[str, int] = {}
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -408,6 +411,21 @@ class KubeDouble:
         with self._lock:
             self._changes.compact(self._revision)
 
+    def misbehave_watches(self, mode: str | None) -> None:
+        """Answer every watch from now on as `mode` says (`kube_watch.END_AT_ONCE`, `PLAIN_LIST`,
+        `EXPIRE`), or as a healthy server again (None). Open streams end, as when a proxy restarts."""
+        if mode is not None and mode not in MISBEHAVIOURS:
+            raise ValueError(f"misbehaviour must be one of {MISBEHAVIOURS}, not {mode!r}")
+        with self._lock:
+            self.watch_misbehaviour = mode
+            self._changes.end_streams()
+
+    def watch_starts(self, path_regex: str = "") -> int:
+        """Watch requests received so far (since `reset_calls`), for paths matching `path_regex`."""
+        pattern = re.compile(path_regex)
+        with self._lock:
+            return sum(1 for m, p, q in self._calls if m == "GET" and is_true(q.get("watch")) and pattern.search(p))
+
     def open_watches(self) -> int:
         with self._lock:
             return self._changes.open
@@ -446,6 +464,7 @@ class KubeDouble:
             self._snapshots.clear()
             self._calls.clear()
             self.kueue_v1beta2_enabled = True
+            self.watch_misbehaviour = None
             # Watchers of the old objects must list again: their versions are gone.
             self._changes.compact(self._revision)
             self._changes.end_streams()
@@ -1058,6 +1077,9 @@ class _Handler(BaseHTTPRequestHandler):
                 raise error
             code, headers, payload = double.handle(method, path, query, self.headers, body)
         except WatchRequest as watch:
+            if double.watch_misbehaviour == PLAIN_LIST:
+                self._plain_list(watch)
+                return
             try:
                 self._stream(Stream(double, watch.route, watch.query), path)
             except ApiError as error:
@@ -1086,13 +1108,24 @@ class _Handler(BaseHTTPRequestHandler):
                 self.double._count_bytes(path, len(chunk))
 
             if stream.serve(write):
+                # A clean end keeps the connection for the next request, as a Go server does: closing
+                # it would fail the client's next call on its pooled connection.
                 self.wfile.write(b"0\r\n\r\n")
                 self.wfile.flush()
-            else:
-                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            self.connection.shutdown(socket.SHUT_RDWR)
         except (BrokenPipeError, ConnectionResetError, OSError):
             pass
         self.close_connection = True
+
+    def _plain_list(self, watch: WatchRequest) -> None:
+        """A watch answered as a list, as by a proxy that dropped `watch=true` (one line of JSON)."""
+        listed = {k: v for k, v in watch.query.items() if k not in ("watch", "allowWatchBookmarks", "timeoutSeconds")}
+        try:
+            code, headers, payload = _json(200, self.double._list_page(watch.route, listed))
+        except ApiError as error:
+            code, headers, payload = error.code, {"Content-Type": "application/json"}, json.dumps(error.body()).encode()
+        self._send(code, headers, payload)
 
     def _fault_message(self, method: str, path: str, status: int) -> str:
         if status == 403:

@@ -1,0 +1,171 @@
+"""campaigns.cluster.informer against a misbehaving API server: back-off, spaced relists, recovery.
+
+The API double misbehaves as real servers and proxies do (`KubeDouble.misbehave_watches`): every watch
+ended at once, every watch answered with a plain list, every version expired. The informers must not
+spin: watch starts per list stay about one a second at most, the process's CPU stays low, a compaction
+costs each list one relist at a random moment, and data is fresh again soon after the server behaves.
+Windows are a few seconds long; `benchmarks/bench_watch_backoff.py` measures a minute.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from prometheus_client import REGISTRY
+
+from campaigns.cluster import board, informer
+from campaigns.cluster import kube as kube_api
+from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
+from tests.campaigns.test_kube import NS, campaign_pod, load_campaigns
+
+WINDOW_SECONDS = 4.0
+
+
+@pytest.fixture
+def cluster(kube, settings):
+    settings.HTRFLOW_NAMESPACES = [NS]
+    settings.HTRFLOW_KUBE_TIMEOUT = 3.0
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0.05
+    settings.HTRFLOW_WRITE_STATUS = False
+    kube.bookmark_seconds = 0.1
+    board.stop_all()
+    yield kube
+    kube.misbehave_watches(None)
+    board.stop_all()
+
+
+def eventually(check, seconds: float = 10.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("not within the time allowed")
+
+
+def started(double) -> list[informer.Informer]:
+    load_campaigns(double, 2)
+    board.reading(NS)
+    informers = board.board(NS).informers
+    eventually(lambda: all(each.watch_starts or not each.known for each in informers))
+    return informers
+
+
+def misbehaving_window(double, mode: str, informers) -> tuple[dict[str, float], float]:
+    """Watch starts per second per list while the server misbehaves, and the process's CPU seconds."""
+    before = {each.source.field: each.watch_starts for each in informers}
+    cpu = time.process_time()
+    double.misbehave_watches(mode)
+    time.sleep(WINDOW_SECONDS)
+    cpu = time.process_time() - cpu
+    rates = {each.source.field: (each.watch_starts - before[each.source.field]) / WINDOW_SECONDS for each in informers}
+    return rates, cpu
+
+
+def sample(name: str, **labels) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+# --- the pure parts --------------------------------------------------------------------------------
+
+
+def test_back_off_doubles_from_its_start_to_its_cap_with_jitter_and_resets():
+    highest = informer.Backoff(1.0, 8.0, draw=lambda: 1.0)
+    assert [highest.next() for _ in range(6)] == [1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
+    lowest = informer.Backoff(1.0, 8.0, draw=lambda: 0.0)
+    assert [lowest.next() for _ in range(5)] == [0.5, 1.0, 2.0, 4.0, 4.0]
+    lowest.reset()
+    assert lowest.next() == 0.5
+    drawn = [informer.Backoff(1.0, 8.0).next() for _ in range(200)]
+    assert min(drawn) >= 0.5 and max(drawn) <= 1.0 and len(set(drawn)) > 100  # jittered, not in step
+
+
+def test_how_a_watch_ended_is_told_by_its_length_and_what_it_brought():
+    assert informer.WatchEnd(seconds=0.01).how == informer.SHORT
+    assert informer.WatchEnd(seconds=0.2, changes=2, bookmarks=1).how == informer.SHORT
+    assert informer.WatchEnd(seconds=0.2, changes=50).how == informer.HEALTHY  # a burst, then the end
+    assert informer.WatchEnd(seconds=240).how == informer.QUIET  # no bookmarks: quiet, not broken
+    assert informer.WatchEnd(seconds=240, bookmarks=4).how == informer.HEALTHY
+    assert informer.WatchEnd(seconds=240, changes=1, not_a_stream=True).how == informer.NOT_A_STREAM
+
+
+# --- against the double -----------------------------------------------------------------------------
+
+
+def test_watches_ended_at_once_are_started_again_at_most_once_a_second_without_spinning(cluster):
+    informers = started(cluster)
+    rates, cpu = misbehaving_window(cluster, END_AT_ONCE, informers)
+    assert max(rates.values()) <= 1.0, rates
+    assert sum(rates.values()) / len(rates) <= 1.0
+    assert cpu <= 0.15 * WINDOW_SECONDS, f"{cpu:.2f} CPU-s in {WINDOW_SECONDS:g} s"
+    assert sample("htrbrowser_watch_ends_total", source="pods", how="short") >= 1
+    assert sample("htrbrowser_watch_backoff_seconds_total", source="pods") > 0
+    # The server behaves again: a change made now is read within 10 s, without a banner.
+    cluster.misbehave_watches(None)
+    behaved = time.monotonic()
+    cluster.put(campaign_pod("campaign-001", 0))
+    eventually(lambda: len(board.reading(NS).snapshot.pods) == 5, seconds=10)
+    assert time.monotonic() - behaved < 10
+    assert board.reading(NS).banner() is None
+
+
+def test_a_watch_answered_with_a_plain_list_is_recognised_and_backed_off(cluster):
+    informers = started(cluster)
+    before = sample("htrbrowser_watch_ends_total", source="jobs", how="not_a_stream")
+    rates, cpu = misbehaving_window(cluster, PLAIN_LIST, informers)
+    assert max(rates.values()) <= 1.0, rates
+    assert cpu <= 0.15 * WINDOW_SECONDS, f"{cpu:.2f} CPU-s in {WINDOW_SECONDS:g} s"
+    assert sample("htrbrowser_watch_ends_total", source="jobs", how="not_a_stream") > before
+    assert all(len(each.items() or []) or not each.known or each.source.field != "jobs" for each in informers)
+    cluster.misbehave_watches(None)
+    cluster.put(campaign_pod("campaign-000", 0))
+    eventually(lambda: len(board.reading(NS).snapshot.pods) == 5, seconds=10)
+
+
+def test_after_a_compaction_each_list_relists_once_at_its_own_moment(cluster, monkeypatch):
+    informers = started(cluster)
+    listed: dict[str, list[float]] = {}
+    lock = threading.Lock()
+    real = kube_api.list_source
+
+    def list_source(source, transform=None):
+        with lock:
+            listed.setdefault(source.field, []).append(time.monotonic())
+        return real(source, transform)
+
+    monkeypatch.setattr(kube_api, "list_source", list_source)
+    cluster.put(campaign_pod("campaign-000", 0))
+    cluster.compact()
+    cluster.drop_watches()  # every watch opens again from a version the server no longer holds
+    known = [each.source.field for each in informers if each.known]
+    eventually(lambda: all(field in listed for field in known), seconds=10)
+    time.sleep(informer.RELIST_SPREAD_SECONDS + 1.0)
+    assert all(len(times) == 1 for times in listed.values()), listed
+    moments = sorted(times[0] for times in listed.values())
+    assert moments[-1] - moments[0] >= 0.3, "every list came back in the same instant"
+    assert len(board.settle(NS).snapshot.pods) == 5
+
+
+def test_a_server_that_expires_every_version_is_relisted_further_and_further_apart(cluster):
+    informers = started(cluster)
+    pods = next(each for each in informers if each.source.field == "pods")
+    lists = pods.lists
+    cluster.misbehave_watches(EXPIRE)
+    time.sleep(WINDOW_SECONDS)
+    assert pods.lists - lists <= WINDOW_SECONDS / 1.0  # 0.5-1 s, then 1-2 s, then 2-4 s...
+    assert board.reading(NS).banner() is None  # every list answers: the data is current
+
+
+def test_a_quiet_watch_without_bookmarks_is_left_to_run_and_opened_again_at_once(cluster, monkeypatch):
+    monkeypatch.setattr(informer, "WATCH_SECONDS", 2)
+    cluster.bookmark_seconds = 3600.0  # a server that sends no bookmarks
+    informers = started(cluster)
+    pods = next(each for each in informers if each.source.field == "pods")
+    eventually(lambda: pods.watch_starts >= 3, seconds=10)  # each watch ran its 2 s, then the next
+    assert pods.server_bookmarks is False
+    assert pods._backoff.steps == 0  # never backed off
+    cluster.put(campaign_pod("campaign-000", 0))
+    eventually(lambda: len(board.reading(NS).snapshot.pods) == 5, seconds=5)
