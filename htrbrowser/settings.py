@@ -54,6 +54,7 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1"])
 INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
+    "template_partials",  # one template serves a page and the fragments its polls ask for
     "campaigns",
     "results",
 ]

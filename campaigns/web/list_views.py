@@ -114,7 +114,7 @@ class _Page:
         with _rows_lock:
             cached = _rows.get(key)
         if cached is None:
-            html = render_to_string("campaigns/overview_row.html", {"row": row})
+            html = render_to_string("campaigns/list.html#overview_row", {"row": row})
             cached = (html, overview.fingerprint(html))
             with _rows_lock:
                 if len(_rows) >= ROW_CACHE_SIZE:

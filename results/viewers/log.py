@@ -439,7 +439,7 @@ def _poll_failed(request, retry_url: str, failures: int, sentence: str):
 
 def _poll_response(request, context: dict, stop: bool):
     context = {"stop": stop, **context}
-    response = render(request, "viewers/log_more.html", context)
+    response = render(request, "viewers/log.html#more", context)
     if stop:
         response.status_code = HTMX_STOP_POLLING
     response["Cache-Control"] = "no-store"
@@ -461,7 +461,7 @@ def log_earlier(request, target: Target):
         window = _read_before(target.reader, target.key, before, EARLIER_BYTES, first)
     except StoreError as error:
         context = {"sentence": sentence_for(error, LOG_SENTENCES), "retry_url": request.get_full_path()}
-        return render(request, "viewers/log_earlier.html", context)
+        return render(request, "viewers/log.html#earlier", context)
     top, bottom = edges_of(request)
     join, stretches, top = prepended(top, runlog.stretches(runlog.group_lines(window.lines)))
     context = {
@@ -472,7 +472,7 @@ def log_earlier(request, target: Target):
         "earlier_url": _earlier_url(target.address, window) if window.start > 0 else "",
         "earlier_page_url": _earlier_page_url(target.address, window),
     }
-    return render(request, "viewers/log_earlier.html", context)
+    return render(request, "viewers/log.html#earlier", context)
 
 
 def _log_search_page(request, target: Target, base_context: dict):
