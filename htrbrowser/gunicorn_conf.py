@@ -10,12 +10,18 @@ Command-line options still win; this file adds what a command line cannot say:
   site's public port never answers. With the setting off nothing here changes how gunicorn runs.
 - **Logs**: gunicorn's access log is off, because the site logs one line per request itself (with its
   request id); with `HTRFLOW_LOG_FORMAT=json` gunicorn's own messages are JSON lines too.
+- **A graceful stop gives the status writer's Lease up** as soon as the worker is told to stop
+  (SIGTERM), not after its last slow download: the next pod writes status records at once instead of
+  waiting out the Lease (`campaigns.cluster.status_lease.release`). `worker_exit` does it too, for a
+  worker whose server installs its own signal handlers.
 """
 
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -118,3 +124,38 @@ def child_exit(server, worker):
 def on_exit(server):
     if _made_folder:
         shutil.rmtree(_made_folder, ignore_errors=True)
+
+
+# --- the status writer's Lease, given up by a worker that stops ---------------------------------------
+
+STATUS_LEASE = "campaigns.cluster.status_lease"
+
+
+def _give_up_status_lease(log) -> None:
+    """Give up the Leases this worker holds. Only a worker that loaded the module can hold one, so
+    nothing is imported here (gunicorn reads this file before the app exists)."""
+    lease = sys.modules.get(STATUS_LEASE)
+    if lease is None:
+        return
+    try:
+        lease.release()  # logs each Lease it gives up
+    except Exception as error:  # noqa: BLE001 - a stopping worker must stop whatever the API says
+        log.warning("Could not give up the status writer Lease: %s", error)
+
+
+def post_worker_init(worker):
+    """On SIGTERM, give the Lease up at once (in a thread: a signal handler must not wait on the API),
+    then stop as gunicorn does: in-flight responses may take up to the graceful timeout."""
+    previous = signal.getsignal(signal.SIGTERM)
+    if not callable(previous):
+        return
+
+    def stopping(signum, frame):
+        threading.Thread(target=_give_up_status_lease, args=(worker.log,), name="lease release", daemon=True).start()
+        previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, stopping)
+
+
+def worker_exit(server, worker):
+    _give_up_status_lease(worker.log)
