@@ -117,11 +117,13 @@ def _render_cached(values_json: str, namespace: str) -> tuple:
     return tuple(files.items())
 
 
-def render(values: dict | None = None, namespace: str = NAMESPACE, given: bool = True) -> list[dict]:
-    """Every object the chart renders (NOTES.txt and empty documents left out)."""
+def render(values: dict | None = None, namespace: str = NAMESPACE, given: bool = True,
+           hooks: bool = False) -> list[dict]:
+    """Every object the chart installs (NOTES.txt and empty documents left out); with ``hooks`` also the
+    `helm test` objects (templates/tests/), which Helm creates only when the test runs."""
     objects = []
     for path, text in sorted(render_files(values, namespace, given).items()):
-        if path.endswith("NOTES.txt"):
+        if path.endswith("NOTES.txt") or ("/templates/tests/" in path and not hooks):
             continue
         objects.extend(doc for doc in yaml.safe_load_all(text) if doc)
     return objects

@@ -15,7 +15,7 @@ CASES = {"defaults": {}, "full": FULL_VALUES}
 
 @pytest.fixture(params=sorted(CASES), scope="module")
 def rendered(request):
-    return request.param, render(CASES[request.param])
+    return request.param, render(CASES[request.param], hooks=True)
 
 
 @pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
@@ -131,7 +131,12 @@ def test_the_admission_policy_binds_to_this_service_account_only():
 def test_network_policy_allows_only_the_controller_in_and_dns_api_store_out():
     policy = one(render(FULL_VALUES), "NetworkPolicy")["spec"]
     assert policy["policyTypes"] == ["Ingress", "Egress"]
-    [ingress] = [rule for rule in policy["ingress"] if rule["ports"] != [{"port": "metrics", "protocol": "TCP"}]]
+    helm_test = {"podSelector": {"matchLabels": {"app.kubernetes.io/name": "htrbrowser-test",
+                                                 "app.kubernetes.io/instance": "htrbrowser",
+                                                 "app.kubernetes.io/component": "helm-test"}}}
+    # Besides the scraper's rule (metrics port) and the helm test pod's rule.
+    [ingress] = [rule for rule in policy["ingress"] if rule["ports"] != [{"port": "metrics", "protocol": "TCP"}]
+                 and rule["from"] != [helm_test]]
     assert ingress["ports"] == [{"port": "http", "protocol": "TCP"}]
     assert ingress["from"][1] == {"ipBlock": {"cidr": "192.0.2.0/24"}}
     destinations = [peer for rule in policy["egress"] for peer in rule.get("to", [])]

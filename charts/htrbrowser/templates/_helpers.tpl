@@ -1,10 +1,17 @@
 {{/* Names, labels and the values several templates share. */}}
 
+{{/* The chart's name in labels and object names: nameOverride, else htrbrowser. */}}
+{{- define "htrbrowser.name" -}}
+{{- .Values.nameOverride | default .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
 {{- define "htrbrowser.fullname" -}}
-{{- if contains .Chart.Name .Release.Name -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else if contains (include "htrbrowser.name" .) .Release.Name -}}
 {{- .Release.Name | trunc 63 | trimSuffix "-" -}}
 {{- else -}}
-{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- printf "%s-%s" .Release.Name (include "htrbrowser.name" .) | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 {{- end -}}
 
@@ -14,8 +21,15 @@
 {{- end -}}
 
 {{- define "htrbrowser.selectorLabels" -}}
-app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/name: {{ include "htrbrowser.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* The `helm test` pod's: never the Deployment's selector, which would adopt it. */}}
+{{- define "htrbrowser.testLabels" -}}
+app.kubernetes.io/name: {{ include "htrbrowser.name" . }}-test
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: helm-test
 {{- end -}}
 
 {{- define "htrbrowser.labels" -}}
@@ -25,8 +39,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
+{{/* serviceAccount.name when given (required with serviceAccount.create false), else the fullname. */}}
 {{- define "htrbrowser.serviceAccountName" -}}
-{{- include "htrbrowser.fullname" . -}}
+{{- .Values.serviceAccount.name | default (include "htrbrowser.fullname" .) -}}
 {{- end -}}
 
 {{/*

@@ -45,6 +45,12 @@ one render says everything a values file lacks.
 {{- if and (eq .Values.web.service.type "ClusterIP") (not (kindIs "invalid" .Values.web.nodePort)) -}}
 {{- $problems = append $problems "web.nodePort is set while web.service.type is ClusterIP: set web.service.type to NodePort, or leave web.nodePort null." -}}
 {{- end -}}
+{{- if and (not .Values.serviceAccount.create) (not .Values.serviceAccount.name) -}}
+{{- $problems = append $problems "serviceAccount.create is false and serviceAccount.name is empty: name the ServiceAccount the pods run as." -}}
+{{- end -}}
+{{- if and (not .Values.clusterScoped) .Values.statusRecords.enabled -}}
+{{- $problems = append $problems "clusterScoped is false while statusRecords.enabled is true: writing status records needs the ValidatingAdmissionPolicy that keeps the pods to their own ConfigMaps and Lease, a cluster-scoped object; set statusRecords.enabled to false (reads only), or have a cluster admin install with clusterScoped true." -}}
+{{- end -}}
 {{- with $problems -}}
 {{- fail (printf "the values cannot be installed as they are:\n- %s" (join "\n- " .)) -}}
 {{- end -}}
