@@ -96,6 +96,19 @@ def test_a_server_that_takes_the_connection_and_never_answers_is_slow(point_at, 
     assert "did not answer within 0.5 seconds" in slow.sentence
 
 
+def test_a_connection_nobody_takes_in_time_is_unreachable_not_slow(point_at):
+    """A full accept queue drops the connection attempt, as a firewall or a powered-off host does."""
+    with socket.socket() as full, socket.socket() as first:
+        full.bind(("127.0.0.1", 0))
+        full.listen(0)
+        first.connect(full.getsockname())  # the one place in the queue, taken
+        point_at(f"http://127.0.0.1:{full.getsockname()[1]}")
+        unreached = trouble(lambda: kube.list_all(LIST))
+    assert unreached.cause == kube.UNREACHABLE
+    assert unreached.sentence.startswith("The cluster could not be reached.")
+    assert "Nothing took the connection to its API server within 0.5 seconds" in unreached.sentence
+
+
 def test_writes_are_worded_the_same_way(point_at, silent_listener):
     """A PUT is not retried by urllib3 and comes back unwrapped: the chain is read all the same."""
     point_at(f"http://127.0.0.1:{unused_port()}")
