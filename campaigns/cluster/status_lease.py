@@ -83,7 +83,7 @@ class Candidate:
         with asking:
             if self._released:
                 return False  # released while this waited: a stopping process takes nothing again
-            return self._ask(namespace, seconds, identity, now)
+            return self._ask(namespace, seconds, identity, time.monotonic())  # now, after any wait
 
     def release(self) -> list[str]:
         """Give up every Lease held, as client-go's ReleaseOnCancel does, and take none again.
