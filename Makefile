@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-archive install browser redis clean
+.PHONY: demo test lint bench bench-archive bench-watch install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,10 @@ bench: $(STAMP)
 # The archive-scale benchmark alone (about four minutes), its figures printed.
 bench-archive: $(STAMP)
 	$(PY) -m pytest benchmarks/bench_archive.py -q -s
+
+# The informers against an API server that misbehaves for a minute at a time (about four minutes).
+bench-watch: $(STAMP)
+	$(PY) -m pytest benchmarks/bench_watch_backoff.py -q -s
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

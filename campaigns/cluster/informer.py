@@ -21,7 +21,8 @@ dashboards people use do:
 - an optional list the account may not read is "not known" (`known` is False) and asked again
   rarely.
 
-The cap is 8 s rather than client-go's 30 s: a server that behaves again is read again within 10 s.
+The cap is 6 s rather than client-go's 30 s: a server that behaves again is read again within 10 s
+of it, the pause and a projection included; it still keeps a list to one try every 3 to 6 s.
 Watch starts, how each watch ended, relists and back-off seconds are counted in `core.metrics`
 per source (the list's name, a dozen values).
 
@@ -48,7 +49,7 @@ WATCH_SECONDS = 240
 SHORT_WATCH_SECONDS = 1.0  # a watch that ends sooner than this...
 FEW_EVENTS = 3  # ...having brought no more events than this ended early
 BACKOFF_INITIAL_SECONDS = 1.0
-BACKOFF_MAX_SECONDS = 8.0
+BACKOFF_MAX_SECONDS = 6.0
 RELIST_SPREAD_SECONDS = 2.0
 NOT_KNOWN_RETRY_SECONDS = 60.0
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
