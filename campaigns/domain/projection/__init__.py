@@ -10,6 +10,7 @@ One module per concern; this package re-exports the names the rest of the projec
 
 from campaigns.domain.projection.entry_points import project, project_one
 from campaigns.domain.projection.grouping import campaign_key
+from campaigns.domain.projection.incremental import Projection, project_again
 from campaigns.domain.projection.ordering import sort_campaigns
 from campaigns.domain.projection.pipeline import pipeline_steps
 from campaigns.domain.projection.quantities import format_quantity, parse_quantity
@@ -20,6 +21,7 @@ from campaigns.domain.projection.records import record_reason
 from campaigns.domain.projection.volumes import VolumeLine, parse_volumes_txt
 
 __all__ = [
+    "Projection",
     "VolumeLine",
     "campaign_key",
     "classify_text",
@@ -31,6 +33,7 @@ __all__ = [
     "parse_volumes_txt",
     "pipeline_steps",
     "project",
+    "project_again",
     "project_one",
     "reason_from_pod",
     "record_reason",

@@ -29,6 +29,9 @@ from core.contract import LABEL_PRIORITY_CLASS, LABEL_QUEUE_NAME
 
 # Kueue is given this long to create a Workload for a new Job before we say it is silent.
 KUEUE_SILENT_AFTER = timedelta(minutes=3)
+# Every decision here that compares `now` with something ends in one of these kinds: a campaign in one
+# of them may read otherwise a moment later, so the incremental projection projects it anew every time.
+COUNTS_TIME = frozenset({"no_workload_yet", "not_looked_at", "waiting", "kueue_silent"})
 
 
 def workload_for(index: SnapshotIndex, job: dict) -> dict | None:
