@@ -7,6 +7,10 @@ many pages, polls and tabs are open. A publisher thread turns the informers' obj
 `REPROJECT_SECONDS` anyway, for sentences that count time): the snapshot, its projection, and an
 edition number that grows with every new reading. Requests only look the current reading up.
 
+Each reading is projected from the last one (`projection.project_again`): only the campaigns whose
+objects changed since are projected anew, the others are the same objects as before, so the cost
+of a reading follows what changed, not how many volumes the namespace holds.
+
 While a needed list cannot be read, the reading keeps the last state with `unreachable_since` and
 the failure's cause, for the banner. Before anything was read, `reading()` raises
 `kube.ClusterUnavailable` with the sentence of what went wrong.
@@ -24,7 +28,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from campaigns.cluster import informer, kube, status_records
-from campaigns.domain.projection import project
+from campaigns.domain.projection import Projection, project_again
 from campaigns.models import Campaign, Snapshot
 from campaigns.wording.banners import stale_banner
 from core import metrics
@@ -83,6 +87,7 @@ class Board:
         self.current: Reading | None = None
         self.published_versions: tuple = ()  # the informers' change counts the current reading includes
         self.first_problem: kube.ClusterUnavailable | None = None
+        self.projection: Projection | None = None  # the current reading's, what the next is projected from
         self.informers = [informer.Informer(source, self._wake.set) for source in kube.sources(namespace)]
         self._thread = threading.Thread(target=self._publish_loop, name=f"board {namespace}", daemon=True)
 
@@ -159,9 +164,9 @@ class Board:
         lists["priority_classes"] = kube.priority_class_names(lists["priority_classes"])
         lists["events"] = lists["events"] or []
         snapshot = Snapshot(namespace=self.namespace, read_at=datetime.now(UTC), **lists)
-        campaigns = project(snapshot, timezone.now())
+        self.projection = project_again(snapshot, timezone.now(), self.projection)
         edition = (self.current.edition if self.current else 0) + 1
-        return Reading(self.namespace, snapshot, campaigns, edition)
+        return Reading(self.namespace, snapshot, self.projection.campaigns, edition)
 
     def _notify(self) -> None:
         with self._published:
