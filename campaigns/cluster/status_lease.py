@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 LEASE_NAME = "htrbrowser-status-writer"
 LEASE_SECONDS = 30
-# A holder renews once this share of the lease has passed; a reader asks again no sooner either.
+# A holder renews once this share of the lease has passed.
 RENEW_AFTER = 1 / 3
 # A process that does not hold the Lease asks again no sooner than this (nor than RENEW_AFTER allows).
 ASK_AGAIN_SECONDS = 1.0
