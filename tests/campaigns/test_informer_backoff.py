@@ -17,6 +17,7 @@ from prometheus_client import REGISTRY
 
 from campaigns.cluster import board, informer
 from campaigns.cluster import kube as kube_api
+from core import metrics
 from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
 from tests.campaigns.test_kube import NS, campaign_pod, load_campaigns
 
@@ -115,6 +116,7 @@ def test_watches_ended_at_once_are_started_again_at_most_once_a_second_without_s
     assert cpu <= 0.15 * WINDOW_SECONDS, f"{cpu:.2f} CPU-s in {WINDOW_SECONDS:g} s"
     assert sample("htrbrowser_watch_ends_total", source="pods", how="short") >= 1
     assert sample("htrbrowser_watch_backoff_seconds_total", source="pods") > 0
+    assert b'htrbrowser_watch_starts_total{source="pods"}' in metrics.exposition()[0]
     # The server behaves again: a change made now is read within 10 s, without a banner.
     cluster.misbehave_watches(None)
     behaved = time.monotonic()
