@@ -4,6 +4,8 @@ it names, each with its model and revision (none when the YAML is unreadable or 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import yaml
 
 from campaigns.domain.projection.index import SnapshotIndex
@@ -28,12 +30,18 @@ def fill_pipeline(campaign: Campaign, index: SnapshotIndex, job: dict | None) ->
 
 def pipeline_steps(text: str) -> list[Step]:
     """The steps of a pipeline.yaml with each step's model and revision; [] when unreadable."""
-    if not text or len(text) > MAX_PIPELINE_YAML:
+    if not isinstance(text, str) or not text or len(text) > MAX_PIPELINE_YAML:
         return []
+    return list(_steps(text))
+
+
+@lru_cache(maxsize=64)
+def _steps(text: str) -> tuple[Step, ...]:
+    """Parsed once per text: every campaign of a pipeline names the same few YAML files."""
     try:
         data = yaml.safe_load(text)
     except (yaml.YAMLError, RecursionError, ValueError):
-        return []
+        return ()
     steps = []
     for item in as_list(get_path(data, "steps"))[:100]:
         if not isinstance(item, dict):
@@ -49,4 +57,4 @@ def pipeline_steps(text: str) -> list[Step]:
                 revision=bounded(revision if isinstance(revision, str) else "", 80),
             )
         )
-    return steps
+    return tuple(steps)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from campaigns.domain.projection.readers import annotations_of, as_list, as_str
 from campaigns.domain.projection.reasons import classify_text
@@ -49,14 +50,20 @@ def read_record_info(record: dict) -> RecordInfo:
 
 def failed_volumes_from_record(data: dict) -> list[tuple[str, str]]:
     raw = data.get("failedVolumes")
-    if not isinstance(raw, str) or not raw.strip() or len(raw) > 1_000_000:
-        return []
+    return list(_failed_volumes(raw)) if isinstance(raw, str) else []
+
+
+@lru_cache(maxsize=512)
+def _failed_volumes(raw: str) -> tuple[tuple[str, str], ...]:
+    """Read once per text: every status record is compared with its campaign at each reading."""
+    if not raw.strip() or len(raw) > 1_000_000:
+        return ()
     try:
         items = json.loads(raw)
     except (ValueError, RecursionError):
-        return []
+        return ()
     found = []
     for item in as_list(items)[:MAX_FAILED_VOLUMES_RECORD]:
         if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"]:
             found.append((bounded(item["id"], 80), bounded(as_str(item.get("reason")))))
-    return found
+    return tuple(found)
