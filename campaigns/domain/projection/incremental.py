@@ -141,6 +141,7 @@ class Projection:
     live: dict[str, _Entry] = field(default_factory=dict)
     gone: dict[str, _Entry] = field(default_factory=dict)
     projected: list[str] = field(default_factory=list)  # the campaigns projected anew (the rest were reused)
+    index: SnapshotIndex | None = None  # the snapshot's lookups (the next index places unchanged pods from it)
 
     @property
     def reused(self) -> int:
@@ -152,8 +153,8 @@ def project_again(snapshot: Snapshot, now: datetime, previous: Projection | None
     inputs are as they were."""
     if previous is not None and previous.namespace != snapshot.namespace:
         previous = None
-    index = build_index(snapshot)
-    answer = Projection(snapshot.namespace)
+    index = build_index(snapshot, previous.index if previous else None)
+    answer = Projection(snapshot.namespace, index=index)
     live_jobs: set[str] = set()
     for name, jobs in group_jobs(as_list(snapshot.jobs)).items():
         live_jobs.update(name_of(job) for job in jobs)

@@ -13,6 +13,8 @@ from campaigns.domain.projection.readers import annotations_of, as_int, as_list,
 from campaigns.models import Snapshot
 from core.contract import LABEL_COMPLETION_INDEX, LABEL_JOB_NAME, LABEL_KIND, LABEL_PIPELINE, LABEL_WORKLOAD_JOB_UID
 
+WARMUP = -2  # the place of a warm-up pod (-1: a pod the projection does not look at)
+
 
 @dataclass
 class SnapshotIndex:
@@ -28,25 +30,25 @@ class SnapshotIndex:
     warmups: dict[str, dict] = field(default_factory=dict)
     cluster_queues: dict[str, dict] = field(default_factory=dict)
     local_queues: dict[str, dict] = field(default_factory=dict)
+    # id(pod) -> (the pod, its Job, its completion index or WARMUP): kept for the next snapshot's index
+    pod_places: dict[int, tuple[dict, str, int]] = field(default_factory=dict)
 
 
-def build_index(snapshot: Snapshot) -> SnapshotIndex:
+def build_index(snapshot: Snapshot, previous: SnapshotIndex | None = None) -> SnapshotIndex:
+    """The lookups of a snapshot; with the index of an earlier snapshot of the same informers, a pod
+    that is the same object as then is placed as it was then without reading its labels again."""
     index = SnapshotIndex()
+    known = previous.pod_places if previous is not None else {}
     for pod in as_list(snapshot.pods):
-        labels = labels_of(pod)
-        job = as_str(labels.get(LABEL_JOB_NAME)) or as_str(labels.get("job-name"))
-        if not job:
-            continue
-        if as_str(labels.get("app")) == "htrflow-warmup" or job.startswith("htr-warmup-"):
+        place = known.get(id(pod))
+        if place is None or place[0] is not pod:
+            place = (pod, *_pod_place(pod))
+        index.pod_places[id(pod)] = place
+        _, job, position = place
+        if position == WARMUP:
             index.warmup_pods.setdefault(job, []).append(pod)
-            continue
-        raw_index = labels.get(LABEL_COMPLETION_INDEX)
-        if raw_index is None:
-            raw_index = annotations_of(pod).get(LABEL_COMPLETION_INDEX)
-        position = as_int(raw_index, -1)
-        if position < 0:
-            continue
-        index.pods_by_job.setdefault(job, {}).setdefault(position, []).append(pod)
+        elif position >= 0:
+            index.pods_by_job.setdefault(job, {}).setdefault(position, []).append(pod)
     for workload in as_list(snapshot.workloads):
         uid = as_str(labels_of(workload).get(LABEL_WORKLOAD_JOB_UID))
         if uid:
@@ -83,3 +85,17 @@ def build_index(snapshot: Snapshot) -> SnapshotIndex:
         if name_of(queue):
             index.local_queues[name_of(queue)] = queue
     return index
+
+
+def _pod_place(pod: dict) -> tuple[str, int]:
+    """A pod's Job and completion index, (job, WARMUP) for a warm-up pod, ("", -1) for one of neither."""
+    labels = labels_of(pod)
+    job = as_str(labels.get(LABEL_JOB_NAME)) or as_str(labels.get("job-name"))
+    if not job:
+        return "", -1
+    if as_str(labels.get("app")) == "htrflow-warmup" or job.startswith("htr-warmup-"):
+        return job, WARMUP
+    raw_index = labels.get(LABEL_COMPLETION_INDEX)
+    if raw_index is None:
+        raw_index = annotations_of(pod).get(LABEL_COMPLETION_INDEX)
+    return job, max(-1, as_int(raw_index, -1))
