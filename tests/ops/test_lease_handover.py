@@ -5,7 +5,9 @@ waited out for the Lease's duration. Against the Kubernetes API double, through 
 
 from __future__ import annotations
 
+import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -18,7 +20,7 @@ from campaigns.cluster.status_lease import LEASE_NAME, Candidate
 from tests.campaigns.test_kube import NS
 from tests.fixtures.serving import dockerfile_command, free_port, production_env
 from tests.ops.test_served import ROOT, login
-from tests.ops.test_status_writes import put_campaign
+from tests.ops.test_status_writes import put_campaign, stored
 
 LEASE = ("coordination.k8s.io/v1", "Lease", NS, LEASE_NAME)
 
@@ -100,10 +102,49 @@ def test_giving_up_while_the_api_is_down_leaves_the_lease_to_expire(cluster):
 # --- the image's gunicorn, stopped as Kubernetes stops a pod ------------------------------------------
 
 
+class Pod:
+    """The Dockerfile's gunicorn as one pod named `name`, writing status records against the API double."""
+
+    def __init__(self, name: str, env: dict, folder):
+        self.name = name
+        self.log_file = folder / f"{name}.log"
+        self.base = f"http://127.0.0.1:{free_port()}"
+        with open(self.log_file, "wb") as output:
+            port = int(self.base.rsplit(":", 1)[1])
+            self.process = subprocess.Popen(
+                dockerfile_command(port),
+                cwd=ROOT,
+                env={**env, "POD_NAME": name},
+                stdout=output,
+                stderr=output,
+                start_new_session=True,  # its own process group, so the worker can be ended with it
+            )
+
+    def serving(self, account) -> Pod:
+        """Once it answers, log in and open the list: its board starts reading (and writing)."""
+        for _ in range(300):
+            try:
+                requests.get(self.base + "/healthz", timeout=5)
+                break
+            except requests.RequestException:
+                if self.process.poll() is not None:
+                    pytest.fail(self.log())
+                time.sleep(0.1)
+        assert login(self.base, account).get(self.base + "/", timeout=20).status_code == 200
+        return self
+
+    def log(self) -> str:
+        return self.log_file.read_text()
+
+    def stop(self) -> None:
+        """As the kubelet stops a container: SIGTERM, then wait for it to end."""
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
 @pytest.fixture
-def served(cluster, store, tmp_path):
-    """The Dockerfile's gunicorn writing status records against the API double (one campaign whose
-    status record is due), logged in; stopped with SIGTERM by the test."""
+def pods(cluster, store, tmp_path):
+    """Start pods (`pods("old-pod")`) serving one campaign whose status record is due; killed at the end."""
     put_campaign(cluster, done=3)
     env = production_env(
         tmp_path,
@@ -114,47 +155,86 @@ def served(cluster, store, tmp_path):
         S3_BUCKET=store.bucket,
         HTRFLOW_WRITE_STATUS="true",
         HTRFLOW_SNAPSHOT_SECONDS="0.2",
-        POD_NAME="old-pod",
     )
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput"],
         cwd=ROOT, env=env, check=True, capture_output=True, timeout=120,
     )
-    port = free_port()
-    log_file = tmp_path / "gunicorn.log"
-    with open(log_file, "wb") as output:
-        process = subprocess.Popen(dockerfile_command(port), cwd=ROOT, env=env, stdout=output, stderr=output)
-    base = f"http://127.0.0.1:{port}"
+    started: list[Pod] = []
+
+    def start(name: str) -> Pod:
+        started.append(Pod(name, env, tmp_path))
+        return started[-1].serving(store.accounts["full"])
+
+    yield start
+    for pod in started:
+        if pod.process.poll() is None:
+            pod.process.terminate()  # gunicorn's master takes its worker along (SIGKILL would orphan it)
+        try:
+            pod.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(pod.process.pid, signal.SIGKILL)
+            pod.process.wait(timeout=20)
+
+
+def wait_for_holder(double, prefix: str, seconds: float = 20) -> float:
+    """Seconds until a holder named `prefix...` holds the Lease."""
+    started = time.monotonic()
+    while not holder(double).startswith(prefix):
+        assert time.monotonic() - started < seconds, f"the Lease is held by {holder(double)!r}"
+        time.sleep(0.05)
+    return time.monotonic() - started
+
+
+def request_in_flight(base: str) -> socket.socket:
+    """A login whose body is still on its way (a slow client): the worker keeps it in flight, and a
+    graceful stop waits for it."""
+    address = base.rsplit("/", 1)[1]
+    host, port = address.split(":")
+    sock = socket.create_connection((host, int(port)), timeout=5)
+    head = (
+        f"POST /results/_login HTTP/1.1\r\nHost: {address}\r\nOrigin: {base}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    )
+    sock.sendall(head.encode())
+    sock.settimeout(1)
     try:
-        for _ in range(300):
-            try:
-                requests.get(base + "/healthz", timeout=5)
-                break
-            except requests.RequestException:
-                if process.poll() is not None:
-                    pytest.fail(log_file.read_text())
-                time.sleep(0.1)
-        yield process, base, log_file
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=20)
+        answer = sock.recv(2000)
+    except TimeoutError:
+        return sock  # no answer: the request is still being read
+    raise AssertionError(answer)
 
 
-def test_gunicorn_stopped_with_sigterm_gives_the_lease_up_for_the_next_pod(served, cluster, store):
-    process, base, log_file = served
-    session = login(base, store.accounts["full"])
-    assert session.get(base + "/", timeout=20).status_code == 200  # the board starts and writes
-    deadline = time.monotonic() + 20
-    while not holder(cluster).startswith("old-pod-") and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert holder(cluster).startswith("old-pod-"), log_file.read_text()
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=30)
-    logged = log_file.read_text()
-    assert holder(cluster) == "", logged
-    # Given up when told to stop, not after the worker's last response (which may be a slow download).
-    assert logged.index("Gave up the status writer Lease in htr-batch") < logged.index("Worker exiting")
+def test_gunicorn_stopped_with_sigterm_gives_the_lease_up_at_once_for_the_next_pod(pods, cluster):
+    old = pods("old-pod")
+    wait_for_holder(cluster, "old-pod-")
+    slow = request_in_flight(old.base)
+    old.process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 3
+    while holder(cluster) != "":
+        assert time.monotonic() < deadline, old.log()
+        time.sleep(0.05)
+    # Given up when told to stop, while a response is still in flight, not when the worker ends.
+    assert old.process.poll() is None
     started = time.monotonic()
     assert Candidate().hold(NS, identity="new-pod-1") is True  # the new pod's first ask
     assert time.monotonic() - started < 2
+    slow.close()
+    old.process.wait(timeout=30)
+    assert "Gave up the status writer Lease in htr-batch" in old.log()
+
+
+def test_in_a_rolling_update_the_new_pod_writes_within_a_second_or_two_of_the_old_one_stopping(pods, cluster):
+    old = pods("old-pod")
+    wait_for_holder(cluster, "old-pod-")
+    new = pods("new-pod")  # the new pod is up before the old one is stopped, as a rolling update does
+    put_campaign(cluster, done=4)
+    time.sleep(1.5)
+    assert holder(cluster).startswith("old-pod-")  # the new pod waits while the old one writes
+    old.stop()
+    put_campaign(cluster, done=5)  # a change to write: the new pod's board publishes and asks
+    assert wait_for_holder(cluster, "new-pod-") < 2.5, new.log()
+    deadline = time.monotonic() + 5
+    while stored(cluster)["data"]["volumesDone"] != "5":
+        assert time.monotonic() < deadline, new.log()
+        time.sleep(0.05)
