@@ -146,10 +146,10 @@ def run() -> dict:
             current = board.board(NS)
             current.reading()
             time.sleep(2)  # every informer watching
+            results["compaction"] = _compaction(double, current, next(pods), kube_api)
             for mode in (END_AT_ONCE, PLAIN_LIST, EXPIRE):
                 results["rows"].append(_misbehaving(double, current, mode, WINDOW_SECONDS, next(pods)))
-                time.sleep(2)
-            results["compaction"] = _compaction(double, current, next(pods), kube_api)
+                time.sleep(informer.BACKOFF_MAX_SECONDS + informer.RELIST_SPREAD_SECONDS)  # every pause over
             board.stop_all()
             original = informer.Backoff.next
             informer.Backoff.next = lambda self: 0.0
