@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 
@@ -87,3 +88,15 @@ def test_reset_makes_the_double_behave_again(kube):
     kube.misbehave_watches(END_AT_ONCE)
     kube.reset()
     assert kube.watch_misbehaviour is None
+
+
+def test_a_watch_that_ends_cleanly_leaves_its_connection_for_the_next_request(kube):
+    host, port = kube.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=5)
+    headers = {"Authorization": f"Bearer {kube.token}"}
+    path = f"/api/v1/namespaces/{NS}/configmaps"
+    connection.request("GET", f"{path}?watch=true&resourceVersion={version(kube)}&timeoutSeconds=1", headers=headers)
+    assert connection.getresponse().read() == b""
+    connection.request("GET", path, headers=headers)  # on the same connection, as a client's pool does
+    assert connection.getresponse().status == 200
+    connection.close()
