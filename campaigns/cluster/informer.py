@@ -18,6 +18,9 @@ dashboards people use do:
   in the same instant;
 - a failure is remembered (its `kube.ClusterUnavailable`, since when) and retried after the same
   back-off; the objects last read are kept meanwhile;
+- watches that keep ending early (or keep not being streams) for `WATCHES_FAILING_SECONDS` are a
+  failure too (the banner's "answering with errors"), since changes are no longer followed; a watch
+  that proves itself (it lasts `SHORT_WATCH_SECONDS` or brings more than `FEW_EVENTS` events) ends it;
 - an optional list the account may not read is "not known" (`known` is False) and asked again
   rarely.
 
@@ -51,6 +54,7 @@ FEW_EVENTS = 3  # ...having brought no more events than this ended early
 BACKOFF_INITIAL_SECONDS = 1.0
 BACKOFF_MAX_SECONDS = 6.0
 RELIST_SPREAD_SECONDS = 2.0
+WATCHES_FAILING_SECONDS = 30.0  # watches ending early this long: changes are not followed, say so
 NOT_KNOWN_RETRY_SECONDS = 60.0
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 WATCH_EVENTS = frozenset({"ADDED", "MODIFIED", "DELETED", "BOOKMARK"})
@@ -144,6 +148,8 @@ class Informer:
         self._backoff = Backoff(BACKOFF_INITIAL_SECONDS, BACKOFF_MAX_SECONDS)
         self._told_not_a_stream = False
         self._watch_began = 0.0
+        self._early_since: float | None = None  # when watches began ending early, if they do
+        self._watch_trouble = False  # the failure is watches ending early, not a call that failed
 
     def _slim(self, obj: dict) -> dict:
         return slim(obj, self.source.unread)
@@ -228,11 +234,34 @@ class Informer:
                 log.info("the API server sends no bookmarks for %s: quiet watches are left to run", self.source.field)
                 self.server_bookmarks = False
             self._backoff.reset()
+            self._watch_proved()
             return 0.0
         if how == NOT_A_STREAM and not self._told_not_a_stream:
             log.warning("the API answered a watch of %s with something other than changes", self.source.field)
             self._told_not_a_stream = True
+        self._ended_early(how)
         return self._back_off()
+
+    def _ended_early(self, how: str) -> None:
+        """Another watch ended early: past `WATCHES_FAILING_SECONDS` of them, changes are not followed."""
+        now = time.monotonic()
+        if self._early_since is None:
+            self._early_since = now
+        elif now - self._early_since >= WATCHES_FAILING_SECONDS and self.failure is None:
+            what = "answers watches with something other than changes" if how == NOT_A_STREAM else "ends every watch"
+            self._watch_trouble = True
+            self._failed(
+                kube.ClusterUnavailable(
+                    f"The cluster's API (or a proxy before it) {what}, so changes are not followed.", kube.BROKEN
+                )
+            )
+
+    def _watch_proved(self) -> None:
+        """A watch lasted or brought enough: watches work (again)."""
+        self._early_since = None
+        if self._watch_trouble:
+            self._watch_trouble = False
+            self._recovered()
 
     def _list(self) -> None:
         self.lists += 1
@@ -253,7 +282,8 @@ class Informer:
                 self._objects = objects
                 self.known = True
             self.resource_version = listed.resource_version or "0"
-        self._recovered()
+        if not self._watch_trouble:  # a list read well says nothing of the watches after it
+            self._recovered()
         self.synced.set()
         if changed:
             self._changed()
@@ -271,6 +301,11 @@ class Informer:
             seconds=WATCH_SECONDS,
             streams=self._streams,
         )
+        proof = None
+        if self._watch_trouble:  # a healthy watch may stay quiet: its lasting is the proof
+            proof = threading.Timer(SHORT_WATCH_SECONDS, self._lasted, (self.watch_starts,))
+            proof.daemon = True
+            proof.start()
         try:
             for event in events:
                 if self._stopped.is_set():
@@ -286,10 +321,18 @@ class Informer:
                 else:
                     ended.changes += 1
                 self._apply(kind, event.get("object"))
+                if ended.changes + ended.bookmarks > FEW_EVENTS:
+                    self._watch_proved()
         finally:
+            if proof is not None:
+                proof.cancel()
             events.close()
             ended.seconds = time.monotonic() - started
         return ended
+
+    def _lasted(self, watch: int) -> None:
+        if self.watch_starts == watch and self._streams:  # the same watch, still open
+            self._watch_proved()
 
     def _apply(self, kind: str, obj) -> None:
         if not isinstance(obj, dict):
@@ -306,7 +349,8 @@ class Informer:
                 self._changed()
         if version:
             self.resource_version = version
-        self._recovered()
+        if not self._watch_trouble:  # a few events on watches that end at once prove nothing
+            self._recovered()
 
     def _changed(self) -> None:
         self.version += 1

@@ -183,3 +183,26 @@ def test_a_quiet_watch_without_bookmarks_is_left_to_run_and_opened_again_at_once
     assert pods._backoff.steps == 0  # never backed off
     cluster.put(campaign_pod("campaign-000", 0))
     eventually(lambda: len(board.reading(NS).snapshot.pods) == 5, seconds=5)
+
+
+def test_watches_that_keep_ending_early_are_a_banner_until_a_watch_lasts_again(cluster, monkeypatch):
+    monkeypatch.setattr(informer, "WATCHES_FAILING_SECONDS", 1.0)
+    started(cluster)
+    cluster.misbehave_watches(END_AT_ONCE)
+    stale = eventually(lambda: (r := board.reading(NS)).unreachable_since and r)
+    assert stale.banner().startswith("The cluster has been answering with errors since ")
+    assert stale.snapshot.pods  # the last state read is still shown
+    cluster.bookmark_seconds = 3600.0  # behaving again, but quiet: a watch's lasting is its proof
+    cluster.misbehave_watches(None)
+    eventually(lambda: board.reading(NS).unreachable_since is None, seconds=10)
+
+
+def test_a_plain_list_for_every_watch_is_a_banner_and_fresh_data_follows_the_server_behaving(cluster, monkeypatch):
+    monkeypatch.setattr(informer, "WATCHES_FAILING_SECONDS", 1.0)
+    started(cluster)
+    cluster.misbehave_watches(PLAIN_LIST)
+    eventually(lambda: board.reading(NS).unreachable_since, seconds=10)
+    cluster.misbehave_watches(None)
+    cluster.put(campaign_pod("campaign-001", 0))
+    reading = eventually(lambda: (r := board.reading(NS)).unreachable_since is None and len(r.snapshot.pods) == 5 and r)
+    assert reading.banner() is None
