@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import helm_python
@@ -216,3 +217,23 @@ def test_with_metrics_on_the_built_in_objects_validate_strictly():
     for obj in built_in:
         kubernetes_validate.validate(obj, "1.30.0", strict=True)
     assert {obj["kind"] for obj in objects} - {obj["kind"] for obj in built_in} == {"ServiceMonitor", "PrometheusRule"}
+
+
+def test_the_grafana_dashboard_ships_with_the_chart_and_its_queries_name_only_exported_metrics():
+    from tests.chart.render import CHART
+
+    shipped = json.loads((CHART / "dashboards" / "htrbrowser.json").read_text())
+    values = {"metrics": {"enabled": True, "grafanaDashboard": {"enabled": True, "namespace": "monitoring"}}}
+    config_map = one(render(values), "ConfigMap")
+    assert config_map["metadata"]["namespace"] == "monitoring"
+    assert config_map["metadata"]["labels"]["grafana_dashboard"] == "1"
+    assert json.loads(config_map["data"]["htrbrowser.json"]) == shipped
+    exported = exported_names()
+    named = set()
+    for panel in shipped["panels"]:
+        for target in panel["targets"]:
+            found = selector_names(promql_parser.parse(target["expr"]))
+            assert found and found <= exported, (panel["title"], sorted(found - exported))
+            named |= found
+    assert len(named) >= 7
+    assert of_kind(render({"metrics": {"enabled": True}}), "ConfigMap") == []

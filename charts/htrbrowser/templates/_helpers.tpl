@@ -66,6 +66,21 @@ htrbrowser-status-writer
 {{- end -}}
 {{- end -}}
 
+{{/* image.pullPolicy, else IfNotPresent for an image pinned by digest and Always for a tag (which can move). */}}
+{{- define "htrbrowser.pullPolicy" -}}
+{{- .Values.image.pullPolicy | default (ternary "IfNotPresent" "Always" (not (empty .Values.image.digest))) -}}
+{{- end -}}
+
+{{/* checkov findings that do not apply to a pod of this image, as annotations with their reasons. */}}
+{{- define "htrbrowser.imageCheckovSkips" -}}
+{{- if and .Values.image.digest (eq (include "htrbrowser.pullPolicy" .) "IfNotPresent") }}
+checkov.io/skip-pull: CKV_K8S_15=the image is pinned by digest, so IfNotPresent always runs that very image
+{{- end }}
+{{- if not .Values.image.digest }}
+checkov.io/skip-digest: CKV_K8S_43=no digest is known for an image not yet released; set image.digest
+{{- end }}
+{{- end -}}
+
 {{- define "htrbrowser.namespaces" -}}
 {{- if .Values.namespaces -}}
 {{- join "," .Values.namespaces -}}

@@ -35,8 +35,8 @@ one render says everything a values file lacks.
 {{- if and $m.serviceMonitor.enabled $m.podMonitor.enabled -}}
 {{- $problems = append $problems "metrics.serviceMonitor.enabled and metrics.podMonitor.enabled are both true: turn one off, or every pod is scraped twice." -}}
 {{- end -}}
-{{- if and (not $m.enabled) (or $m.serviceMonitor.enabled $m.podMonitor.enabled $m.prometheusRule.enabled) -}}
-{{- $problems = append $problems "metrics.serviceMonitor, metrics.podMonitor or metrics.prometheusRule is on while metrics.enabled is false: set metrics.enabled to true, or there is nothing to scrape." -}}
+{{- if and (not $m.enabled) (or $m.serviceMonitor.enabled $m.podMonitor.enabled $m.prometheusRule.enabled $m.grafanaDashboard.enabled) -}}
+{{- $problems = append $problems "metrics.serviceMonitor, metrics.podMonitor, metrics.prometheusRule or metrics.grafanaDashboard is on while metrics.enabled is false: set metrics.enabled to true, or there is nothing to scrape." -}}
 {{- end -}}
 {{- $proxied := or .Values.web.ingress.enabled .Values.web.httpRoute.enabled -}}
 {{- if and $proxied .Values.web.https (not (kindIs "invalid" .Values.web.trustedHops)) (eq (int .Values.web.trustedHops) 0) -}}

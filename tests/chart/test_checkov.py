@@ -1,0 +1,75 @@
+"""checkov (Bridgecrew's policy scanner) finds nothing over every value set the chart ships.
+
+checkov pins dependencies of its own that clash with ours, so it runs from a virtual environment of
+its own, made on first use from tests/chart/checkov-requirements.txt (the package index must be
+reachable then) and kept in the temporary folder for later runs. A finding that does not apply is
+skipped in the manifest itself, with its reason (`checkov.io/skipN` annotations), and README lists them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+import venv
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.chart.render import FULL_VALUES, merged, render
+from tests.chart.test_docs import MINIMAL
+
+REQUIREMENTS = Path(__file__).with_name("checkov-requirements.txt")
+VALUE_SETS = {
+    "defaults": ({}, True),
+    "full": (merged(FULL_VALUES, {"metrics": {"serviceMonitor": {"enabled": True}, "prometheusRule": {"enabled": True},
+                                              "grafanaDashboard": {"enabled": True}}}), True),
+    "readme-minimal": (MINIMAL, False),
+    "pinned": ({"image": {"digest": "sha256:" + "0f" * 32}}, True),
+}
+
+
+@pytest.fixture(scope="session")
+def checkov() -> Path:
+    pinned = REQUIREMENTS.read_text().strip()
+    home = Path(tempfile.gettempdir()) / f"htrbrowser-{pinned.replace('==', '-')}"
+    executable = home / "bin" / "checkov"
+    if not executable.exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(home)
+        pip = [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)]
+        installed = subprocess.run(pip, capture_output=True, text=True, timeout=900)
+        assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
+    return executable
+
+
+def scan(checkov: Path, objects: list[dict], folder: Path) -> dict:
+    (folder / "rendered.yaml").write_text(yaml.safe_dump_all(objects, sort_keys=False))
+    ran = subprocess.run([str(checkov), "-d", str(folder), "--framework", "kubernetes", "--quiet", "--compact",
+                          "-o", "json"], capture_output=True, text=True, timeout=600)
+    report = json.loads(ran.stdout)
+    return report[0] if isinstance(report, list) else report
+
+
+@pytest.mark.parametrize("name", sorted(VALUE_SETS))
+def test_checkov_finds_nothing_and_every_skip_gives_its_reason(checkov, name, tmp_path):
+    values, given = VALUE_SETS[name]
+    report = scan(checkov, render(values, given=given, hooks=True), tmp_path)
+    results = report.get("results", {})
+    failed = [(check["check_id"], check["resource"]) for check in results.get("failed_checks", [])]
+    assert failed == []
+    assert report["summary"]["passed"] > 100
+    for obj in render(values, given=given, hooks=True):
+        for key, text in (obj["metadata"].get("annotations") or {}).items():
+            if key.startswith("checkov.io/skip"):
+                check, _, reason = text.partition("=")
+                assert check.startswith("CKV_K8S_") and len(reason.split()) >= 5, (obj["metadata"]["name"], text)
+
+
+def test_the_scan_itself_finds_what_it_looks_for(checkov, tmp_path):
+    objects = render(hooks=True)
+    deployment = next(obj for obj in objects if obj["kind"] == "Deployment")
+    deployment["metadata"].pop("annotations")
+    deployment["spec"]["template"]["spec"]["containers"][0]["securityContext"]["readOnlyRootFilesystem"] = False
+    failed = {check["check_id"] for check in scan(checkov, [deployment], tmp_path)["results"]["failed_checks"]}
+    assert {"CKV_K8S_22", "CKV_K8S_38", "CKV_K8S_43"} <= failed
