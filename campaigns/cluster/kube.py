@@ -147,24 +147,31 @@ def _request(method, path, query=None, body=None, content_type=None, read_second
     headers = {"Accept": "application/json"}
     if content_type:
         headers["Content-Type"] = content_type
-    try:
-        return api_client().call_api(
-            path,
-            method,
-            query_params=query or [],
-            header_params=headers,
-            body=body,
-            auth_settings=["BearerToken"],
-            _preload_content=False,
-            _return_http_data_only=True,
-            _request_timeout=_timeout(read_seconds),
-        )
-    except ApiException as error:
-        if error.status in (403, 404, 410):
-            raise NotReadable(error.status) from None
-        raise _answered(error.status, error.reason) from None
-    except (urllib3.exceptions.HTTPError, OSError) as error:
-        raise _connection_trouble(error) from None
+    for attempt in (1, 2):
+        try:
+            return api_client().call_api(
+                path,
+                method,
+                query_params=query or [],
+                header_params=headers,
+                body=body,
+                auth_settings=["BearerToken"],
+                _preload_content=False,
+                _return_http_data_only=True,
+                _request_timeout=_timeout(read_seconds),
+            )
+        except ApiException as error:
+            if error.status in (403, 404, 410):
+                raise NotReadable(error.status) from None
+            raise _answered(error.status, error.reason) from None
+        except (urllib3.exceptions.HTTPError, OSError) as error:
+            # A read whose connection broke before any answer (a server going away mid-request) is
+            # tried once more at once, on a new connection, as Go's transport does for client-go: what
+            # that meets (refused, silent) is what the trouble really is.
+            if attempt == 1 and method == "GET" and _broke_before_answer(_chain(error)):
+                continue
+            raise _connection_trouble(error) from None
+    raise AssertionError("unreachable: the second attempt returns or raises")
 
 
 def _answered(status: int, reason: str | None) -> ClusterUnavailable:
@@ -183,6 +190,8 @@ def _answered(status: int, reason: str | None) -> ClusterUnavailable:
 # What went wrong on the way to the API, by what the exception chain holds; the first match words it.
 # Read from the chain, not the class: urllib3 2 makes NewConnectionError (a refused connection, a failed
 # name lookup) a ConnectTimeoutError, so the class alone words a server that is down as a slow one.
+_BROKE = (BaseException, UNREACHABLE, "The cluster could not be reached. The connection to its API server "
+          "broke before an answer came.")
 _ON_THE_WAY = (
     (ConnectionRefusedError, DOWN, "The cluster is not taking connections. Its API server refused the "
      "connection (nothing listens at its address): it may be down or restarting."),
@@ -196,18 +205,25 @@ _ON_THE_WAY = (
      "server took the connection but did not answer within {seconds} seconds."),
     (urllib3.exceptions.SSLError, UNREACHABLE, "The cluster could not be reached safely. Its API server's "
      "certificate was not accepted."),
-    (BaseException, UNREACHABLE, "The cluster could not be reached. The connection to its API server broke "
-     "before an answer came."),
+    _BROKE,
 )
+
+
+def _trouble_row(chain: list[BaseException]) -> tuple:
+    return next(row for row in _ON_THE_WAY if any(isinstance(each, row[0]) for each in chain))
+
+
+def _broke_before_answer(chain: list[BaseException]) -> bool:
+    return _trouble_row(chain) is _BROKE and any(
+        isinstance(each, (urllib3.exceptions.ProtocolError, ConnectionError)) for each in chain
+    )
 
 
 def _connection_trouble(error: Exception) -> ClusterUnavailable:
     chain = _chain(error)
     log.debug("Kubernetes API unreachable: %s", " <- ".join(type(each).__name__ for each in chain))
-    for kinds, cause, sentence in _ON_THE_WAY:
-        if any(isinstance(each, kinds) for each in chain):
-            return ClusterUnavailable(sentence.format(seconds=f"{settings.HTRFLOW_KUBE_TIMEOUT:g}"), cause)
-    raise AssertionError("unreachable: BaseException matches every exception")
+    _kinds, cause, sentence = _trouble_row(chain)
+    return ClusterUnavailable(sentence.format(seconds=f"{settings.HTRFLOW_KUBE_TIMEOUT:g}"), cause)
 
 
 def _chain(error: BaseException) -> list[BaseException]:

@@ -109,6 +109,55 @@ def test_a_connection_nobody_takes_in_time_is_unreachable_not_slow(point_at):
     assert "Nothing took the connection to its API server within 0.5 seconds" in unreached.sentence
 
 
+class HangingUp:
+    """A listener that takes each connection, reads the request and closes it without a word, `times`
+    times; then it stops listening, as an API server that goes away mid-request does."""
+
+    def __init__(self, times: int | None = None):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.taken = 0
+        self.times = times
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while self.times is None or self.taken < self.times:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.taken += 1
+            connection.recv(65536)
+            connection.close()
+        self.listener.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_read_cut_off_by_a_server_going_away_is_asked_once_more_and_worded_by_what_that_meets(point_at):
+    going = HangingUp(times=1)
+    point_at(f"http://127.0.0.1:{going.port}")
+    gone = trouble(lambda: kube.list_all(LIST))
+    assert going.taken == 1
+    assert gone.cause == kube.DOWN, gone.sentence
+
+
+def test_a_server_that_hangs_up_on_every_read_is_unreachable_after_two_tries(point_at):
+    rude = HangingUp()
+    try:
+        point_at(f"http://127.0.0.1:{rude.port}")
+        broke = trouble(lambda: kube.list_all(LIST))
+        assert rude.taken == 2  # once more, not in a loop
+        assert broke.cause == kube.UNREACHABLE
+        assert broke.sentence.endswith("The connection to its API server broke before an answer came.")
+        rude.taken = 0
+        assert trouble(lambda: kube.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.UNREACHABLE
+        assert rude.taken == 1  # a write is never sent twice
+    finally:
+        rude.close()
+
+
 def test_writes_are_worded_the_same_way(point_at, silent_listener):
     """A PUT is not retried by urllib3 and comes back unwrapped: the chain is read all the same."""
     point_at(f"http://127.0.0.1:{unused_port()}")
@@ -136,24 +185,28 @@ def test_an_error_status_from_the_api_is_worded_by_its_status(double, settings, 
 
 
 def test_every_cause_opens_the_banner_with_its_own_sentence(point_at, silent_listener, kube_double):
-    """The three kinds of trouble, as the informers meet them, read differently on the page."""
+    """Each kind of trouble, as the informers meet it, reads differently on the page."""
     since = datetime(2026, 9, 24, 14, 2, tzinfo=UTC)
     point_at(f"http://127.0.0.1:{unused_port()}")
-    down = trouble(lambda: kube.list_all(LIST))
+    met = {"refused connection": trouble(lambda: kube.list_all(LIST))}
     point_at(f"http://127.0.0.1:{silent_listener}")
-    slow = trouble(lambda: kube.list_all(LIST))
+    met["timeout"] = trouble(lambda: kube.list_all(LIST))
     point_at(kube_double.url, kube_double.token)
-    fault = kube_double.inject_fault(r"/jobs$", status=503)
-    try:
-        broken = trouble(lambda: kube.list_all(LIST))
-    finally:
-        fault.remove()
-    openings = [stale_banner(since, since, each.cause).split(" since ")[0] for each in (down, slow, broken)]
-    assert openings == [
-        "The cluster has not been taking connections",
-        "The cluster has been too slow to answer",
-        "The cluster has been answering with errors",
-    ]
+    for status in (503, 429, 401, 403):
+        fault = kube_double.inject_fault(r"/jobs$", status=status)
+        try:
+            met[status] = trouble(lambda: kube.list_source(kube.sources(NS)[0]))
+        finally:
+            fault.remove()
+    openings = {what: stale_banner(since, since, each.cause).split(" since ")[0] for what, each in met.items()}
+    assert openings == {
+        "refused connection": "The cluster has not been taking connections",
+        "timeout": "The cluster has been too slow to answer",
+        503: "The cluster has been answering with errors",
+        429: "The cluster has been turning this site's reads away as too many",
+        401: "The cluster has refused this site's reads",
+        403: "The cluster has refused this site's reads",
+    }
 
 
 # --- the board's banner when the API server goes away --------------------------------------------------
