@@ -8,7 +8,7 @@ one render says everything a values file lacks.
 {{- if and .Values.redis.url .Values.redis.existingSecret -}}
 {{- $problems = append $problems "redis.url and redis.existingSecret are both set: give the redis URL one way only." -}}
 {{- end -}}
-{{- $noCluster := ternary "gitOps is true" "there is no cluster to look it up in, as under helm template or Argo CD" .Values.gitOps -}}
+{{- $noCluster := ternary "gitOps is true" "there is no cluster to look it up in, as under helm template or Argo CD, or no right to read what it looks up" .Values.gitOps -}}
 {{- if not (include "htrbrowser.mayGenerateSecrets" .) -}}
 {{- if not .Values.results.sessionSecret -}}
 {{- $problems = append $problems (printf "results.sessionSecret is empty and a generated session key would change on every render (%s): create a Secret with a key `key` (32 random bytes, base64) and set results.sessionSecret to its name." $noCluster) -}}
