@@ -8,6 +8,9 @@ failed-volume reasons of the same Job are kept. The writing itself is
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 from campaigns.domain.projection.readers import as_dict
 from campaigns.domain.projection.records import MAX_FAILED_VOLUMES_RECORD, failed_volumes_from_record
 from campaigns.models import (
@@ -33,17 +36,44 @@ def status_record_update(campaign: Campaign, existing_data: dict | None, results
 def status_record_updates(
     campaign: Campaign, existing: dict[str, dict], results_url: str = ""
 ) -> dict[str, dict[str, str]]:
-    """ConfigMap name -> data to write, one per part Job that changed (existing: name -> data)."""
+    """ConfigMap name -> data to write, one per part Job that changed (existing: name -> data).
+
+    Worked out once per campaign and records: every reading asks for every campaign, and most are
+    the very objects the last reading had (`incremental`), compared with the same records.
+    """
     if campaign.job_gone:
         return {}
     base = campaign.results_base(results_url)
+    inputs = (base, tuple(existing.get(part.status_record_name) for part in campaign.part_states))
+    with _remembered_lock:
+        kept = _remembered.get(id(campaign))
+    if kept is not None and kept[0]() is campaign and kept[1] == inputs:
+        return {name: dict(data) for name, data in kept[2].items()}
     writes = {}
     for part in campaign.part_states:
         name = part.status_record_name
         merged = merge_status_record(part.status_record_data(base), as_dict(existing.get(name)))
         if merged is not None:
             writes[name] = merged
-    return writes
+    _remember(campaign, inputs, writes)
+    return {name: dict(data) for name, data in writes.items()}
+
+
+# id(campaign) -> (the campaign, weakly; what its updates were worked out from; the updates). A campaign
+# and the records given are never changed once made, so the same inputs give the same updates.
+_remembered: dict[int, tuple[weakref.ref, tuple, dict]] = {}
+_remembered_lock = threading.Lock()
+REMEMBERED_MOST = 4096
+
+
+def _remember(campaign: Campaign, inputs: tuple, writes: dict) -> None:
+    with _remembered_lock:
+        if len(_remembered) >= REMEMBERED_MOST:
+            for key in [key for key, kept in _remembered.items() if kept[0]() is None]:
+                del _remembered[key]
+            if len(_remembered) >= REMEMBERED_MOST:
+                _remembered.clear()
+        _remembered[id(campaign)] = (weakref.ref(campaign), inputs, writes)
 
 
 def merge_status_record(desired: dict[str, str], existing_data: dict | None) -> dict | None:
