@@ -6,6 +6,7 @@ no-cache``, ``X-Content-Type-Options: nosniff`` and a CSP that forbids everythin
 
 import logging
 import re
+import threading
 from datetime import UTC, datetime
 from urllib.parse import quote, urlsplit
 
@@ -19,7 +20,7 @@ from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
 from results.accounts import login, session
-from results.store import keys
+from results.store import budget, downloads, keys
 from results.store.outcomes import NotModified, Outcome, StoreError
 from results.store.reader import reader_for
 
@@ -203,6 +204,8 @@ def _file_error(request, error):
         response = JsonResponse({"error": sentence, "reason": error.outcome.value}, status=status)
     else:
         response = HttpResponse(sentence + "\n", status=status, content_type="text/plain; charset=utf-8")
+    if error.outcome is Outcome.TOO_MANY_DOWNLOADS:
+        response["Retry-After"] = str(downloads.RETRY_AFTER_SECONDS)
     if error.outcome in (Outcome.NO_SESSION, Outcome.SESSION_ENDED):
         if session.cookie_name(request) in request.COOKIES or error.outcome is Outcome.SESSION_ENDED:
             session.end(response, request)
@@ -295,13 +298,32 @@ def _not_modified(etag, last_modified):
     return _file_answer(response)
 
 
-def _stream(body, key):
-    try:
-        yield from body.iter_chunks(CHUNK_BYTES)
-    except Exception as error:  # the answer has started: all that is left is to stop early
-        logger.warning("Streaming %s stopped early: %s", key, type(error).__name__)
-    finally:
-        body.close()
+class _Download:
+    """A file's bytes as the response streams them; closing it (at the end, when the client goes, or
+    when the response is dropped unread) closes the store's stream and gives the download slot back."""
+
+    def __init__(self, body, key, person):
+        self._body, self._key, self._person = body, key, person
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def __iter__(self):
+        try:
+            yield from self._body.iter_chunks(CHUNK_BYTES)
+        except Exception as error:  # the answer has started: all that is left is to stop early
+            logger.warning("Streaming %s stopped early: %s", self._key, type(error).__name__)
+        finally:
+            self.close()
+
+    def close(self):
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        try:
+            self._body.close()
+        finally:
+            downloads.give_back(self._person)
 
 
 @csrf_exempt
@@ -351,12 +373,22 @@ def _get(request, reader, key):
     if range_header == "unsatisfiable":
         raise StoreError(Outcome.UNSATISFIABLE)
     if_none_match, since = _conditionals(request)
-    answer = reader.open_stream(key, range_header=range_header, if_none_match=if_none_match, if_modified_since=since)
+    person = budget.person_of(request)
+    if not downloads.take(person):
+        raise StoreError(Outcome.TOO_MANY_DOWNLOADS)
+    try:
+        answer = reader.open_stream(
+            key, range_header=range_header, if_none_match=if_none_match, if_modified_since=since
+        )
+    except BaseException:
+        downloads.give_back(person)
+        raise
     if _is_current(request, answer.get("ETag"), answer.get("LastModified")):
         answer["Body"].close()
+        downloads.give_back(person)
         return _not_modified(answer.get("ETag"), answer.get("LastModified"))
     partial = bool(range_header and answer.get("ContentRange"))
-    response = StreamingHttpResponse(_stream(answer["Body"], key), status=206 if partial else 200)
+    response = StreamingHttpResponse(_Download(answer["Body"], key, person), status=206 if partial else 200)
     _metadata_headers(response, key, answer)
     response["Content-Length"] = str(answer.get("ContentLength") or 0)
     if partial:

@@ -25,6 +25,7 @@ class Outcome(enum.StrEnum):
     NO_REASON = "no_reason"
     UNREACHABLE = "unreachable"
     TIMEOUT = "timeout"
+    TOO_MANY_DOWNLOADS = "too_many_downloads"
 
 
 STATUS = {
@@ -37,6 +38,7 @@ STATUS = {
     Outcome.NO_REASON: 502,
     Outcome.UNREACHABLE: 502,
     Outcome.TIMEOUT: 504,
+    Outcome.TOO_MANY_DOWNLOADS: 429,
 }
 
 SENTENCE = {
@@ -51,6 +53,10 @@ SENTENCE = {
     ),
     Outcome.UNREACHABLE: "The results store could not be reached.",
     Outcome.TIMEOUT: "The results store did not answer in time.",
+    Outcome.TOO_MANY_DOWNLOADS: (
+        "You are already downloading as many files from this site as one person may at once; "
+        "try again when one of them has finished."
+    ),
 }
 
 
