@@ -17,7 +17,7 @@ from datetime import timedelta
 import pytest
 
 from campaigns.domain.projection import project, project_again
-from campaigns.domain.projection.queue import COUNTS_TIME
+from campaigns.domain.projection.queue import counts_time
 from campaigns.models import Snapshot
 from devstack import kube_samples as o
 from devstack.scene_kube import event, iso
@@ -37,6 +37,7 @@ FIELDS = (
 SPLIT_UID = "5b6c7d8e-9fa0-4b1c-8d2e-3f4a5b6c7d8e"
 LATE_UID = "6c7d8e9f-a0b1-4c2d-9e3f-4a5b6c7d8e9f"
 FRESH_UID = "7d8e9fa0-b1c2-4d3e-8f4a-5b6c7d8e9fa0"
+FIRST_UID = "8e9fa0b1-c2d3-4e4f-9a5b-6c7d8e9fa0b1"
 
 
 def _key(obj: dict) -> str:
@@ -117,6 +118,30 @@ def start() -> World:
         ),
     )
     world.put("pods", o.campaign_pod("poll-tax-1810-part1", 4, suffix="pt4aa", uid=f"{SPLIT_UID[:-1]}1"))
+    # First in line (the highest priority) in a queue with room: waiting now, waiting too long in a minute.
+    first_in_line = o.campaign_job(
+        "deed-index-1920",
+        FIRST_UID,
+        suspend=True,
+        created=iso(now - timedelta(minutes=2)),
+        conditions=[o.cond("Suspended", "True", "JobSuspended", "Job suspended")],
+    )
+    world.put("jobs", first_in_line)
+    world.put("records", o.campaign_record("deed-index-1920"))
+    asked = iso(now - timedelta(minutes=2))
+    world.put(
+        "workloads",
+        o.workload(
+            "deed-index-1920",
+            FIRST_UID,
+            suffix="1f1f1",
+            priority=1000,
+            created=asked,
+            template=False,
+            conditions=[o.cond("QuotaReserved", "False", "Pending", o.PENDING_MESSAGE, at=asked)],
+        ),
+    )
+    world.put("cluster_queues", o.cluster_queue(used=("0", "0Gi", "0")))
     return world
 
 
@@ -333,7 +358,7 @@ def test_a_campaign_is_reused_until_something_it_read_changes():
     first = project_again(world.snapshot(), world.now, None)
     again = project_again(world.snapshot(), world.now, first)
     by_name = {c.name: c for c in first.campaigns}
-    time_bound = {c.name for c in first.campaigns if c.queue is not None and c.queue.kind in COUNTS_TIME}
+    time_bound = {c.name for c in first.campaigns if counts_time(c.queue)}
     assert time_bound  # the queued campaigns read the clock, so they are projected every time
     assert set(again.projected) == time_bound
     assert all(c is by_name[c.name] for c in again.campaigns if c.name not in time_bound)
@@ -352,7 +377,7 @@ def test_what_a_queued_campaign_shares_with_others_projects_it_again():
     world = start()
     first = project_again(world.snapshot(), world.now, None)
     behind = next(c for c in first.campaigns if c.name == "land-survey-1900")
-    assert behind.queue.kind == "waiting" and behind.queue.ahead == 1
+    assert behind.queue.kind == "waiting" and behind.queue.ahead == 2
     world.put("cluster_queues", o.cluster_queue(active=False))
     stopped = project_again(world.snapshot(), world.now, first)
     assert next(c for c in stopped.campaigns if c.name == "land-survey-1900").queue.kind == "inadmissible"
@@ -371,6 +396,17 @@ def test_the_clock_alone_changes_what_a_fresh_campaign_says():
     world.now += timedelta(minutes=5)
     later = project_again(world.snapshot(), world.now, first)
     assert next(c for c in later.campaigns if c.name == "tax-rolls-1910").queue.kind == "kueue_silent"
+    assert later.campaigns == project(world.snapshot(), world.now)
+
+
+def test_the_clock_alone_finds_the_first_in_line_waiting_too_long():
+    world = start()
+    first = project_again(world.snapshot(), world.now, None)
+    deed = next(c for c in first.campaigns if c.name == "deed-index-1920")
+    assert deed.queue.kind == "waiting" and deed.queue.ahead == 0
+    world.now += timedelta(minutes=2)
+    later = project_again(world.snapshot(), world.now, first)
+    assert next(c for c in later.campaigns if c.name == "deed-index-1920").queue.kind == "kueue_silent"
     assert later.campaigns == project(world.snapshot(), world.now)
 
 

@@ -10,8 +10,8 @@ changes and never change one in place), the campaign is reused. So what one camp
 others is tracked as exactly as what is its own, and a lookup added to the projection later is
 tracked without anyone listing it here.
 
-Time is the one input that is not looked up: a queue state that compared `now` with something ends
-in one of `queue.COUNTS_TIME`'s kinds, and such a campaign is projected anew every time.
+Time is the one input that is not looked up: a campaign whose queue state compared `now` with
+something (`queue.counts_time`) is projected anew every time.
 
 `project_again(snapshot, now, None)` equals `project(snapshot, now)`; so does every later call
 with the previous answer (tests/campaigns/test_incremental_projection.py checks it over random
@@ -28,7 +28,7 @@ from campaigns.domain.projection.gone import gone_groups, project_gone
 from campaigns.domain.projection.grouping import group_jobs
 from campaigns.domain.projection.index import SnapshotIndex, build_index
 from campaigns.domain.projection.live import project_live
-from campaigns.domain.projection.queue import COUNTS_TIME
+from campaigns.domain.projection.queue import counts_time
 from campaigns.domain.projection.readers import as_list, name_of
 from campaigns.models import Campaign, Snapshot
 
@@ -162,7 +162,7 @@ def project_again(snapshot: Snapshot, now: datetime, previous: Projection | None
         if entry is None:
             reads = _Reads()
             campaign = project_live(reads.snapshot(snapshot), reads.index(index), name, jobs, now)
-            entry = _Entry(jobs, reads, campaign, _counts_time(campaign))
+            entry = _Entry(jobs, reads, campaign, counts_time(campaign.queue))
             answer.projected.append(name)
         answer.live[name] = entry
         answer.campaigns.append(entry.campaign)
@@ -183,7 +183,3 @@ def _kept(entry: _Entry | None, inputs: list, snapshot: Snapshot, index: Snapsho
     if entry is None or entry.counts_time or entry.inputs != inputs:
         return None
     return entry if entry.reads.unchanged(snapshot, index) else None
-
-
-def _counts_time(campaign: Campaign) -> bool:
-    return campaign.queue is not None and campaign.queue.kind in COUNTS_TIME

@@ -29,8 +29,7 @@ from core.contract import LABEL_PRIORITY_CLASS, LABEL_QUEUE_NAME
 
 # Kueue is given this long to create a Workload for a new Job before we say it is silent.
 KUEUE_SILENT_AFTER = timedelta(minutes=3)
-# Every decision here that compares `now` with something ends in one of these kinds: a campaign in one
-# of them may read otherwise a moment later, so the incremental projection projects it anew every time.
+# Every decision here that compares `now` with something ends in one of these kinds (see `counts_time`).
 COUNTS_TIME = frozenset({"no_workload_yet", "not_looked_at", "waiting", "kueue_silent"})
 
 
@@ -86,6 +85,15 @@ def queue_state(snapshot: Snapshot, index: SnapshotIndex, job: dict, now: dateti
         return state
     _not_admitted(state, snapshot, index, workload, job, now)
     return state
+
+
+def counts_time(state: QueueState | None) -> bool:
+    """The state was decided by comparing `now` with something, so it may read otherwise a moment later
+    (the incremental projection projects such a campaign anew every time). A Workload waiting behind
+    others is decided without the clock: only the first in line can be found waiting too long."""
+    if state is None or state.kind not in COUNTS_TIME:
+        return False
+    return not (state.kind == "waiting" and state.ahead > 0)
 
 
 def _new_state(index: SnapshotIndex, workload: dict | None, job: dict) -> QueueState:
