@@ -7,9 +7,11 @@ workers, from /proc) per 5 s over a window after a warm-up, so it holds the info
 board's readings and the status record writes, and nothing a page costs.
 
 Run it with `.venv/bin/python -m pytest benchmarks/bench_background.py -q -s` (about two minutes),
-or with `BENCH_BASELINE=<commit>` to measure that commit's tree too, one after the other against the
-same moving scene, and print the ratio (about four minutes). The warm-up outlasts the status
-records' Lease (30 s), so the second app writes as the first did.
+or with `BENCH_BASELINE=<commit>` to run that commit's tree too, side by side with the working tree
+against the same moving scene over the same window (so what else the machine does weighs on both
+alike), and print the ratio. Both boards read the same changes; the one that holds the status
+records' Lease also writes them (the archive's records carry no provenance of this site, so
+neither writes there).
 """
 
 from __future__ import annotations
@@ -75,54 +77,67 @@ class TreeApp(App):
         raise RuntimeError(f"gunicorn did not answer within {START_TIMEOUT:g} s:\n{self.log_tail()}")
 
 
-def background(app: App, servers: Servers) -> dict:
-    """Open the list once (so the namespace's board starts), close it, and measure the quiet app."""
+def opened_once(app: App) -> App:
+    """Open the list once (so the namespace's board starts) and close it: from then on nobody looks."""
     session = app.login(*DEMO_LOGINS["full"])
     answer = session.get(app.base + "/", timeout=120)
     if answer.status_code != 200:
         raise RuntimeError(f"GET / answered {answer.status_code}")
     session.close()
+    return app
+
+
+def quiet(apps: dict[str, App], servers: Servers) -> dict:
+    """Each app's CPU per 5 s over the same window, after the same warm-up."""
     time.sleep(WARM_SECONDS)
-    moved, cpu, began = servers.counts()["moved"], app.cpu_seconds(), time.monotonic()
+    moved, began = servers.counts()["moved"], time.monotonic()
+    cpu = {name: app.cpu_seconds() for name, app in apps.items()}
     time.sleep(WINDOW_SECONDS)
     window = time.monotonic() - began
+    moved_per_cycle = (servers.counts()["moved"] - moved) * CYCLE / window
     return {
-        "cpu_per_cycle": (app.cpu_seconds() - cpu) * CYCLE / window,
-        "moved_per_cycle": (servers.counts()["moved"] - moved) * CYCLE / window,
-        "window": window,
+        name: {
+            "cpu_per_cycle": (app.cpu_seconds() - cpu[name]) * CYCLE / window,
+            "moved_per_cycle": moved_per_cycle,
+            "window": window,
+        }
+        for name, app in apps.items()
     }
-
-
-def _measured(servers: Servers, root: Path | None) -> dict:
-    info = servers.info
-    with tempfile.TemporaryDirectory(prefix="bench-background-") as folder:
-        args = (Path(folder), info["kubeconfig"], info["s3_endpoint"], info["bucket"])
-        app = TreeApp(root, *args) if root else App(*args)
-        try:
-            return background(app.start(), servers)
-        except BaseException:
-            print(app.log_tail())
-            raise
-        finally:
-            app.stop()
 
 
 def _tree_of(commit: str, folder: Path) -> Path:
     archive = subprocess.run(["git", "archive", commit], cwd=ROOT, check=True, capture_output=True).stdout
+    folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
 
 
 def measure(baseline: str = "") -> dict:
-    found: dict = {}
-    with Servers() as servers:
+    """The working tree (and the baseline commit's tree) run side by side against one moving scene,
+    so whatever else the machine is doing weighs on both alike."""
+    apps: dict[str, App] = {}
+    with Servers() as servers, tempfile.TemporaryDirectory(prefix="bench-background-") as folder:
+        info = servers.info
         servers.move(True)
-        found["now"] = _measured(servers, None)
-        if baseline:
-            with tempfile.TemporaryDirectory(prefix="bench-background-tree-") as folder:
-                found["baseline"] = _measured(servers, _tree_of(baseline, Path(folder)))
-        servers.move(False)
-    return found
+        try:
+            for name in ("now", "baseline") if baseline else ("now",):
+                place = Path(folder) / name
+                place.mkdir()
+                args = (place, info["kubeconfig"], info["s3_endpoint"], info["bucket"])
+                if name == "now":
+                    apps[name] = App(*args)
+                else:
+                    apps[name] = TreeApp(_tree_of(baseline, place / "tree"), *args)
+                opened_once(apps[name].start())
+            return quiet(apps, servers)
+        except BaseException:
+            for app in apps.values():
+                print(app.log_tail())
+            raise
+        finally:
+            for app in apps.values():
+                app.stop()
+            servers.move(False)
 
 
 def report(found: dict, baseline: str = "") -> list[str]:
