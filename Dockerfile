@@ -29,6 +29,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
 # SCRIPT_NAME header is dropped. No control socket: nothing manages gunicorn at run time, and the
 # root filesystem of a pod is read-only (/tmp is its one writable place).
 # One worker with threads: the pod has one reader of the cluster (campaigns/cluster/board.py) whatever the
-# number of open pages; pages and polls only look its reading up.
+# number of open pages; pages and polls only look its reading up. 96 threads, because a download on a
+# slow link holds one for minutes: with each person held to 4 at once (HTRFLOW_DOWNLOADS_PER_PERSON),
+# 64 such downloads leave pages and probes threads to spare (benchmarks/bench_slow_clients.py).
 # --config adds metrics across workers (HTRFLOW_METRICS, on port 9100) and JSON logs (HTRFLOW_LOG_FORMAT).
-CMD ["gunicorn", "htrbrowser.wsgi:application", "--config", "htrbrowser/gunicorn_conf.py", "--preload", "--bind", "0.0.0.0:8000", "--workers", "1", "--threads", "8", "--timeout", "60", "--forwarded-allow-ips", "", "--no-control-socket"]
+CMD ["gunicorn", "htrbrowser.wsgi:application", "--config", "htrbrowser/gunicorn_conf.py", "--preload", "--bind", "0.0.0.0:8000", "--workers", "1", "--threads", "96", "--timeout", "60", "--forwarded-allow-ips", "", "--no-control-socket"]

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-archive bench-watch install browser redis clean
+.PHONY: demo test lint bench bench-archive bench-watch bench-slow install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,10 @@ bench-archive: $(STAMP)
 # The informers against an API server that misbehaves for a minute at a time (about four minutes).
 bench-watch: $(STAMP)
 	$(PY) -m pytest benchmarks/bench_watch_backoff.py -q -s
+
+# Pages and probes while 64 clients download slowly, with the image's threads and with 8 (about 3 minutes).
+bench-slow: $(STAMP)
+	$(PY) -m pytest benchmarks/bench_slow_clients.py -q -s
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

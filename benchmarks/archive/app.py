@@ -30,11 +30,14 @@ START_TIMEOUT = 60.0
 PR_SET_PDEATHSIG = 1
 
 
-def dockerfile_command(port: int) -> list[str]:
-    """The image's CMD (parsed from the Dockerfile, so it stays in step), bound to 127.0.0.1:port."""
+def dockerfile_command(port: int, threads: int | None = None) -> list[str]:
+    """The image's CMD (parsed from the Dockerfile, so it stays in step), bound to 127.0.0.1:port;
+    ``threads`` replaces its thread count (to compare sizes side by side)."""
     line = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
     command = json.loads(line[4:])
     command[command.index("--bind") + 1] = f"127.0.0.1:{port}"
+    if threads is not None:
+        command[command.index("--threads") + 1] = str(threads)
     return [str(Path(sys.executable).parent / command[0]), *command[1:]]
 
 
@@ -58,7 +61,10 @@ def _stat(pid: int) -> list[str] | None:
 
 
 class App:
-    def __init__(self, folder: Path, kubeconfig: str, s3_endpoint: str, bucket: str):
+    def __init__(
+        self, folder: Path, kubeconfig: str, s3_endpoint: str, bucket: str, threads: int | None = None
+    ):
+        self.threads = threads
         self.folder = folder
         key_file = folder / "session-key"
         key_file.write_text(base64.b64encode(os.urandom(32)).decode() + "\n")
@@ -84,7 +90,8 @@ class App:
                        check=True, capture_output=True, timeout=120)
         self.started = time.monotonic()
         with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(dockerfile_command(self.port), cwd=ROOT, env=self.env, stdout=log,
+            command = dockerfile_command(self.port, self.threads)
+            self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log,
                                             stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
