@@ -8,6 +8,7 @@ skipped in the manifest itself, with its reason (`checkov.io/skipN` annotations)
 
 from __future__ import annotations
 
+import fcntl
 import json
 import subprocess
 import tempfile
@@ -35,11 +36,14 @@ def checkov() -> Path:
     pinned = REQUIREMENTS.read_text().strip()
     home = Path(tempfile.gettempdir()) / f"htrbrowser-{pinned.replace('==', '-')}"
     executable = home / "bin" / "checkov"
-    if not executable.exists():
-        venv.EnvBuilder(with_pip=True, clear=True).create(home)
-        pip = [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)]
-        installed = subprocess.run(pip, capture_output=True, text=True, timeout=900)
-        assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
+    # Test workers start at once: one builds the environment while the others wait for it.
+    with open(f"{home}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not executable.exists():
+            venv.EnvBuilder(with_pip=True, clear=True).create(home)
+            pip = [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)]
+            installed = subprocess.run(pip, capture_output=True, text=True, timeout=900)
+            assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
     return executable
 
 
