@@ -143,5 +143,6 @@ def test_the_outcome_values_are_stable_strings():
         "no_reason",
         "unreachable",
         "timeout",
+        "too_many_downloads",
     }
     assert Outcome.FORBIDDEN == "forbidden"
