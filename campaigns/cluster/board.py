@@ -120,7 +120,9 @@ class Board:
         seen: tuple = ()
         last = 0.0
         while not self._stopped.is_set():
-            state = tuple((each.version, each.failure is None) for each in self.informers)
+            # Why a list fails is part of the state: the banner follows the cause as it changes (a
+            # watch cut as the server goes away, then its next call refused: "not taking connections").
+            state = tuple((each.version, each.failure.cause if each.failure else None) for each in self.informers)
             due = time.monotonic() - last >= REPROJECT_SECONDS
             if state != seen or due or self.current is None:
                 try:
