@@ -41,7 +41,8 @@ def checkov() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not executable.exists():
             venv.EnvBuilder(with_pip=True, clear=True).create(home)
-            pip = [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)]
+            # No byte-compiling of checkov's many packages up front: most of them are never imported.
+            pip = [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile", "-r", str(REQUIREMENTS)]
             installed = subprocess.run(pip, capture_output=True, text=True, timeout=900)
             assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
     return executable
