@@ -47,6 +47,7 @@ ACCOUNT_VALID_CODES = {"NoSuchKey", "AccessDenied", "InvalidRange"}
 _clients = OrderedDict()
 _clients_lock = threading.Lock()
 _warned_insecure = False
+_session = None
 
 
 def client_for(access_key, secret_key):
@@ -68,6 +69,16 @@ def client_for(access_key, secret_key):
         while len(_clients) > MAX_CLIENTS:
             _clients.popitem(last=False)
         return client
+
+
+def _boto3_session():
+    """One boto3 session for every account's client: a new session reads the S3 service model again
+    (about 190 ms of CPU per client, against 14 ms). Clients are made under `_clients_lock`, since a
+    session is not safe to share between threads while it makes them; the clients themselves are."""
+    global _session
+    if _session is None:
+        _session = boto3.session.Session()
+    return _session
 
 
 def forget_clients():
@@ -93,7 +104,7 @@ def _make_client(access_key, secret_key):
         read_timeout=timeout,
         retries={"total_max_attempts": TOTAL_ATTEMPTS, "mode": "standard"},
     )
-    return boto3.session.Session().client(
+    return _boto3_session().client(
         "s3",
         endpoint_url=settings.S3_ENDPOINT or None,
         aws_access_key_id=access_key,
