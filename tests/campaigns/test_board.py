@@ -6,13 +6,12 @@ longer holds); these tests follow one namespace from its first LIST through chan
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from campaigns.cluster import board, informer
 from campaigns.cluster import kube as kube_api
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns
+from tests.fixtures.kube import eventually
 
 
 @pytest.fixture
@@ -35,16 +34,6 @@ def lists(double, resource: str) -> int:
         for m, p, q in double.calls
         if m == "GET" and p.endswith("/" + resource) and not q.get("watch") and q.get("limit") != "1"
     )
-
-
-def eventually(check, seconds: float = 10.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("not within the time allowed")
 
 
 def test_the_first_reading_lists_every_source_once_and_projects_it(cluster):

@@ -20,6 +20,7 @@ from campaigns.cluster import kube as kube_api
 from core import metrics
 from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
 from tests.campaigns.test_kube import NS, campaign_pod, load_campaigns
+from tests.fixtures.kube import eventually
 
 WINDOW_SECONDS = 4.0
 
@@ -35,16 +36,6 @@ def cluster(kube, settings):
     yield kube
     kube.misbehave_watches(None)
     board.stop_all()
-
-
-def eventually(check, seconds: float = 10.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("not within the time allowed")
 
 
 def started(double) -> list[informer.Informer]:
