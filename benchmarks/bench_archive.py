@@ -1,10 +1,12 @@
 """Benchmark: the product at archive scale (40 campaigns x 5 000 volumes, 2 880 pods, 20 open tabs).
 
 Run with `make bench-archive` (this file alone, figures printed) or as part of `make bench`. It
-takes about four minutes: it starts the devstack's Kubernetes double and S3 store with the archive
-loaded (benchmarks/archive/scene.py), serves the product with the Dockerfile's gunicorn command,
-and measures the raw LIST calls, cold and warm list pages, worker memory, the page's size, and
-1 and 20 tabs polling for a minute. Everything listens on 127.0.0.1 and is stopped at the end.
+takes about four minutes. `make bench-archive ARCHIVE_SCALE=5` runs five times the archive (200
+campaigns, 14 400 pods, 10 volumes finishing per 5 s, 50 tabs; benchmarks/archive/size.py). It
+starts the devstack's Kubernetes double and S3 store with the archive loaded
+(benchmarks/archive/scene.py), serves the product with the Dockerfile's gunicorn command, and
+measures the raw LIST calls, cold and warm list pages, worker memory, the page's size, and
+1 and 20 (50) tabs polling for a minute. Everything listens on 127.0.0.1 and is stopped at the end.
 The figures are the "today" baseline and the "done when" numbers of the archive-scale issue.
 """
 

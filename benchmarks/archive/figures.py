@@ -19,6 +19,7 @@ from kubernetes import client
 
 from benchmarks.archive.app import App
 from benchmarks.archive.servers import Servers
+from benchmarks.archive.size import CAMPAIGNS, FINISHING_PER_STEP, SCALE, TABS
 from benchmarks.archive.tabs import parse, run_tabs
 from campaigns.cluster import kube
 from devstack.store import DEMO_LOGINS
@@ -28,7 +29,7 @@ PAGE_SIZE = 500
 TIMEOUT = (10, 60)
 RAW_REPEATS, RAW_BUDGET = 3, 20.0  # at most 3 samples, no new one after 20 s
 WARM_REPEATS, WARM_BUDGET = 5, 30.0
-TAB_COUNTS = (1, 20)
+TAB_COUNTS = (1, TABS)
 TAB_SECONDS = 60.0
 STEADY_FROM = 20.0  # seconds into the one-tab run: steady state is measured after this
 CYCLE = 5.0
@@ -243,7 +244,8 @@ def report(found: dict) -> list[str]:
     built = found["scene"]["built"]
     pods = built.get("Pod running", 0) + built.get("Pod failed", 0)
     lines = [
-        "archive benchmark: 40 campaigns x 5 000 volumes, gunicorn as the Dockerfile runs it, default settings",
+        f"archive benchmark (ARCHIVE_SCALE={SCALE}): {CAMPAIGNS} campaigns x 5 000 volumes, gunicorn as the "
+        "Dockerfile runs it, default settings",
         f"scene: {pods} pods ({built.get('Pod running', 0)} running), {built.get('Job', 0)} Jobs, "
         f"{built.get('ConfigMap record', 0)} campaign records, {built.get('progress.json', 0)} progress.json; "
         f"built in {found['scene']['build_seconds']:.1f} s; gunicorn ready in {found['ready_seconds']:.1f} s; "
@@ -268,7 +270,8 @@ def report(found: dict) -> list[str]:
             + (f", {count - tab['opened']} too late: they poll a copy" if tab["opened"] < count else "")
             + f") polling {TAB_SECONDS:.0f} s + {tab['window'] - TAB_SECONDS:.0f} s for answers in flight "
             f"({tab['mode']}; the scene moves "
-            f"~2 volumes per 5 s): {tab['polls']} polls {tab['by_kind']}, p50 {tab['p50'] * 1000:.0f} ms, "
+            f"~{FINISHING_PER_STEP} volumes per 5 s): {tab['polls']} polls {tab['by_kind']}, "
+            f"p50 {tab['p50'] * 1000:.0f} ms, "
             f"p95 {tab['p95'] * 1000:.0f} ms, errors {tab['errors']} {tab['error_kinds'] or ''}, "
             f"286 stops {tab['stopped_286']}"
         )

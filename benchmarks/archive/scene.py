@@ -2,7 +2,8 @@
 
 40 running campaigns of 5 000 volumes each (Indexed Jobs at parallelism 20: 800 running pods), 1% of
 volumes failed for good (one failed pod each), two volumes per campaign on their second try (with
-the failed pod of the first): 2 080 failed pods, 2 880 pods in all. The rest are done or, towards
+the failed pod of the first): 2 080 failed pods, 2 880 pods in all; `ARCHIVE_SCALE` times as many
+campaigns, pods and volumes finishing at once (size.py). The rest are done or, towards
 the end of the list, pending. Every campaign has its
 record ConfigMap (the 5 000-line `volumes.txt`), a status record and an admitted Kueue v1beta2
 Workload; two pipelines with their ConfigMaps and finished warm-ups; a ClusterQueue full of them.
@@ -21,17 +22,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from benchmarks.archive.realistic import filled_template, managed, pod_as_served, with_managed_fields
+from benchmarks.archive.size import CAMPAIGNS, FINISHING_PER_STEP
 from devstack import content_json as cj
 from devstack import kube_samples as o
 from devstack.scene_kube import index_ranges, priority_class, stable_uid
 
-CAMPAIGNS = 40
 VOLUMES = 5000
 PARALLELISM = 20
 FAILED = 50  # volumes per campaign failed for good: 1%
 RETRYING = 2  # running volumes per campaign on their second try
 DONE_WITH_PROGRESS = 200  # done volumes per campaign with a progress.json (a campaign page's first rows)
-FINISHING_PER_STEP = 2  # volumes that finish per `advance()` (800 pods at ~30 min a volume: ~2 per 5 s)
 JSON = "application/json"
 PIPELINES = (o.PIPELINE, o.PIPELINE_V3)
 SERIES = ("parish-records", "court-rolls", "estate-inventories", "county-tax", "census", "church-books")
