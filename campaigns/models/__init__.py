@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from campaigns.models.pace import CampaignPace
 from campaigns.models.volume_list import Volumes
 from core import contract
 from core.quality import VolumeQuality, volume_quality
@@ -350,6 +351,9 @@ class Campaign:
     stored_phase: str = ""  # the phase the status record held (for campaigns whose Job is gone)
     job_message: str = ""  # the Job's Failed condition, "reason: message", bounded
     sentence: Sentence | None = None
+    # Pace, forecast and stall (models/pace.py), hung on by the board after each projection from what
+    # it observed over time (never by the projection, which sees one moment): None until it has.
+    pace: CampaignPace | None = None
 
     def __post_init__(self):
         self.volumes = Volumes.of(self.volumes)
@@ -375,8 +379,15 @@ class Campaign:
             return True
         if self.warmup is not None and (self.warmup.state == "failed" or self.warmup.marker_missing):
             return True
+        if self.stalled:
+            return True
         troubled_queue = ("never_fits", "no_workload_priority_class", "kueue_silent", "inadmissible")
         return self.queue is not None and self.queue.kind in troubled_queue
+
+    @property
+    def stalled(self) -> bool:
+        """Pods run but no volume finished for the stall time (`domain.pace`): it needs attention."""
+        return self.phase == RUNNING and self.pace is not None and self.pace.stalled_since is not None
 
     def results_base(self, results_url: str) -> str:
         if not results_url or not self.pipeline:
