@@ -7,7 +7,8 @@ forwarders (`tcpcount.Forwarder`): `kube` (the product's way to the API server),
 benchmark's own list calls, counted apart) and `store` (S3 requests by method and key suffix).
 
 `Servers()` starts the child and reads its addresses; `counts()` asks for the forwarders'
-counters; `move(True)` lets the scene advance every few seconds (`Archive.advance`). The child
+counters; `move(True)` lets the scene advance every few seconds (`Archive.advance`);
+`misbehave_watches(mode)` has the Kubernetes double answer watches badly (the soak's expired watches). The child
 leaves, stopping everything it started, when its stdin closes, so it never outlives the benchmark.
 """
 
@@ -67,6 +68,10 @@ class Servers:
 
     def move(self, moving: bool) -> dict:
         return self.ask("move", moving=moving)
+
+    def misbehave_watches(self, mode: str | None) -> dict:
+        """Have the Kubernetes double answer every watch as `mode` says (devstack.kube_watch), or well (None)."""
+        return self.ask("misbehave", mode=mode)
 
     def stop(self) -> None:
         process, self._process = self._process, None
@@ -166,6 +171,9 @@ def _serve() -> None:
             elif command["op"] == "move":
                 (mover.moving.set if command["moving"] else mover.moving.clear)()
                 _say({"moving": mover.moving.is_set(), "moved": mover.moved})
+            elif command["op"] == "misbehave":
+                kube.misbehave_watches(command["mode"])
+                _say({"misbehaving": kube.watch_misbehaviour})
             else:
                 _say({"error": f"unknown command {command['op']!r}"})
     finally:
