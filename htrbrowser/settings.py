@@ -174,6 +174,9 @@ HTRFLOW_KUBE_TIMEOUT = env_float("HTRFLOW_KUBE_TIMEOUT", 5.0, minimum=0.1)
 HTRFLOW_SNAPSHOT_SECONDS = env_float("HTRFLOW_SNAPSHOT_SECONDS", 5.0, minimum=0.0)
 # Keep the campaign status records current (needs write access to ConfigMaps).
 HTRFLOW_WRITE_STATUS = env_bool("HTRFLOW_WRITE_STATUS", True)
+# Minutes a running campaign's pods may run with no volume finished before it needs attention (stalled);
+# unset: several usual volume times, at least 20 minutes (campaigns.domain.pace).
+HTRFLOW_STALL_MINUTES = env_float("HTRFLOW_STALL_MINUTES", None, minimum=0.05)
 
 # --- Results store and sessions ------------------------------------------------
 # Browser-facing base of the results proxy; empty means this site's own /results.

@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from campaigns.cluster import informer, kube, status_records
 from campaigns.domain.projection import Projection, project_again
+from campaigns.domain.timelines import Timelines
 from campaigns.models import Campaign, Snapshot
 from campaigns.wording.banners import stale_banner
 from core import metrics
@@ -88,6 +89,7 @@ class Board:
         self.published_versions: tuple = ()  # the informers' change counts the current reading includes
         self.first_problem: kube.ClusterUnavailable | None = None
         self.projection: Projection | None = None  # the current reading's, what the next is projected from
+        self.timelines = Timelines()  # each campaign's finished volumes over time: its pace, forecast and stall
         self.informers = [informer.Informer(source, self._wake.set) for source in kube.sources(namespace)]
         self._thread = threading.Thread(target=self._publish_loop, name=f"board {namespace}", daemon=True)
 
@@ -166,7 +168,9 @@ class Board:
         lists["priority_classes"] = kube.priority_class_names(lists["priority_classes"])
         lists["events"] = lists["events"] or []
         snapshot = Snapshot(namespace=self.namespace, read_at=datetime.now(UTC), **lists)
-        self.projection = project_again(snapshot, timezone.now(), self.projection)
+        now = timezone.now()
+        self.projection = project_again(snapshot, now, self.projection)
+        self.timelines.hang_on(self.projection.campaigns, snapshot.status_records, now, settings.HTRFLOW_STALL_MINUTES)
         edition = (self.current.edition if self.current else 0) + 1
         return Reading(self.namespace, snapshot, self.projection.campaigns, edition)
 

@@ -240,18 +240,8 @@ def with_pages(view: CampaignPace, evidence: PageEvidence | None) -> CampaignPac
 
 
 def timeline_record(timeline: Timeline | None) -> str:
-    """The status record's ``pace``: compact JSON of the Job uid, the start and the kept points."""
-    if timeline is None or not timeline.points:
-        return ""
-    return json.dumps(
-        {
-            "v": 1,
-            "uid": timeline.job_uid,
-            "start": _epoch(timeline.started_at),
-            "points": [[_epoch(p.at), p.finished] for p in timeline.points],
-        },
-        separators=(",", ":"),
-    )
+    """The status record's ``pace`` (`Timeline.record`)."""
+    return "" if timeline is None else timeline.record()
 
 
 def timeline_from_record(text: object, job_uid: str = "") -> Timeline | None:
@@ -277,10 +267,6 @@ def timeline_from_record(text: object, job_uid: str = "") -> Timeline | None:
         return None
     start = _time(data.get("start")) if _whole(data.get("start")) else None
     return Timeline(uid or job_uid, start, tuple(points), points[-1].at)
-
-
-def _epoch(value: datetime | None) -> int | None:
-    return None if value is None else int(value.timestamp())
 
 
 def _whole(value: object) -> bool:

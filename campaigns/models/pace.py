@@ -10,6 +10,7 @@ progress read brings them (``PageEvidence``), never in what the board keeps.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -54,6 +55,15 @@ class Timeline:
     @property
     def finished(self) -> int:
         return self.points[-1].finished if self.points else 0
+
+    def record(self) -> str:
+        """The status record's ``pace``: compact JSON of the Job uid, the start and the kept points
+        (seconds since the epoch); "" when nothing was seen. Read back by `domain.pace.timeline_from_record`."""
+        if not self.points:
+            return ""
+        start = None if self.started_at is None else int(self.started_at.timestamp())
+        points = [[int(p.at.timestamp()), p.finished] for p in self.points]
+        return json.dumps({"v": 1, "uid": self.job_uid, "start": start, "points": points}, separators=(",", ":"))
 
     @property
     def moved_at(self) -> datetime | None:

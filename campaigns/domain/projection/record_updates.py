@@ -2,8 +2,9 @@
 
 Decides the data to write, or nothing when nothing changed. A record never shrinks: empty values
 never overwrite filled ones, keys are never dropped, ``finishedAt`` never moves back, and stored
-failed-volume reasons of the same Job are kept. The writing itself is
-:mod:`campaigns.cluster.status_records`.
+failed-volume reasons of the same Job are kept. The first part's record also keeps the campaign's
+timeline of finished volumes (``pace``, a few numbers: `models.pace.Timeline.record`), so pace and
+stall survive a restart and a reaped Job. The writing itself is :mod:`campaigns.cluster.status_records`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def status_record_update(campaign: Campaign, existing_data: dict | None, results
     """
     if campaign.job_gone:
         return None
-    return merge_status_record(campaign.status_record_data(results_url), existing_data)
+    return merge_status_record(_with_pace(campaign.status_record_data(results_url), campaign), existing_data)
 
 
 def status_record_updates(
@@ -44,15 +45,19 @@ def status_record_updates(
     if campaign.job_gone:
         return {}
     base = campaign.results_base(results_url)
-    inputs = (base, tuple(existing.get(part.status_record_name) for part in campaign.part_states))
+    pace = _pace_record(campaign)  # set on the campaign after projection (`domain.timelines`): an input too
+    inputs = (base, pace, tuple(existing.get(part.status_record_name) for part in campaign.part_states))
     with _remembered_lock:
         kept = _remembered.get(id(campaign))
     if kept is not None and kept[0]() is campaign and kept[1] == inputs:
         return {name: dict(data) for name, data in kept[2].items()}
     writes = {}
-    for part in campaign.part_states:
+    for position, part in enumerate(campaign.part_states):
         name = part.status_record_name
-        merged = merge_status_record(part.status_record_data(base), as_dict(existing.get(name)))
+        desired = part.status_record_data(base)
+        if position == 0 and pace:
+            desired["pace"] = pace  # the campaign's timeline is kept once, in its first part's record
+        merged = merge_status_record(desired, as_dict(existing.get(name)))
         if merged is not None:
             writes[name] = merged
     _remember(campaign, inputs, writes)
@@ -74,6 +79,16 @@ def _remember(campaign: Campaign, inputs: tuple, writes: dict) -> None:
             if len(_remembered) >= REMEMBERED_MOST:
                 _remembered.clear()
         _remembered[id(campaign)] = (weakref.ref(campaign), inputs, writes)
+
+
+def _pace_record(campaign: Campaign) -> str:
+    """The few numbers of the campaign's timeline the status record keeps (``pace``), "" when none."""
+    return campaign.pace.timeline.record() if campaign.pace is not None else ""
+
+
+def _with_pace(data: dict[str, str], campaign: Campaign) -> dict[str, str]:
+    pace = _pace_record(campaign)
+    return {**data, "pace": pace} if pace else data
 
 
 def merge_status_record(desired: dict[str, str], existing_data: dict | None) -> dict | None:

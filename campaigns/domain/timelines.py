@@ -1,0 +1,82 @@
+"""Each campaign's timeline of finished volumes, kept across a namespace's readings. Pure: no I/O, no clock.
+
+The projection sees one moment; pace needs several. The board keeps one `Timelines` per namespace
+and, after each projection, calls `hang_on`: every campaign's finished count is added to its
+timeline (`pace.observe`, a point only when it moved), and `Campaign.pace` is set from it. A
+campaign seen for the first time by this process starts from what its status record kept (key
+``pace``, the first part's record), so a restart or a reaped Job keeps the history; the record is
+read once per campaign and process, never per reading. What is kept per campaign is a few points,
+and a reading costs one look per campaign, whatever its number of volumes.
+
+`Campaign.pace` is set in place: a campaign the projection reused is the same object in the
+previous reading, which is no longer served once the new one is published.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from campaigns.domain.pace import campaign_pace, observe, timeline_from_record
+from campaigns.models import RUNNING, Campaign
+from campaigns.models.pace import Timeline
+
+
+class Timelines:
+    """The timelines of one namespace's campaigns, by campaign name."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, Timeline] = {}
+
+    def hang_on(
+        self, campaigns: list[Campaign], status_records: list[dict], now: datetime, stall_minutes: float | None
+    ) -> None:
+        """Observe every campaign at `now` and set its `pace`; forget campaigns no longer there."""
+        stored: dict[str, dict] | None = None
+        kept: dict[str, Timeline] = {}
+        for campaign in campaigns:
+            timeline = self.kept.get(campaign.name)
+            if timeline is None:
+                if stored is None:
+                    stored = _records_by_name(status_records)
+                timeline = _restored(campaign, stored)
+            timeline = _observed(campaign, timeline, now)
+            if timeline is None:
+                campaign.pace = None
+                continue
+            kept[campaign.name] = timeline
+            campaign.pace = campaign_pace(
+                timeline,
+                now,
+                total=campaign.counts.total,
+                running_pods=campaign.counts.active,
+                parallelism=campaign.parallelism,
+                running=campaign.phase == RUNNING and not campaign.suspended,
+                stall_minutes=stall_minutes,
+            )
+        self.kept = kept
+
+
+def _observed(campaign: Campaign, timeline: Timeline | None, now: datetime) -> Timeline | None:
+    """The timeline after looking at the campaign now: only campaigns with a live Job that started move it."""
+    if campaign.job_gone or campaign.started_at is None:
+        return timeline
+    finished = campaign.counts.done + campaign.counts.failed
+    return observe(timeline, now, finished, campaign.job_uid, campaign.started_at)
+
+
+def _restored(campaign: Campaign, stored: dict[str, dict]) -> Timeline | None:
+    first = campaign.parts[0] if campaign.parts else campaign.name
+    data = stored.get(f"campaign-{first}-status") or {}
+    return timeline_from_record(data.get("pace"), "" if campaign.job_gone else campaign.job_uid)
+
+
+def _records_by_name(status_records: list[dict]) -> dict[str, dict]:
+    found = {}
+    for item in status_records or []:
+        if not isinstance(item, dict):
+            continue
+        metadata = item.get("metadata")
+        data = item.get("data")
+        if isinstance(metadata, dict) and isinstance(metadata.get("name"), str) and isinstance(data, dict):
+            found[metadata["name"]] = data
+    return found
