@@ -428,6 +428,7 @@ class Progress:
     errors: int = 0
     viewer_published: bool = False
     quality: VolumeQuality | None = None  # predicted page quality, when the pipeline scores pages
+    started_at: datetime | None = None  # when the wrapper started the volume (its pace: pages_done over the time since)
 
     @property
     def fraction(self) -> float:
@@ -485,6 +486,7 @@ def progress_from_json(data: Any, now: datetime) -> Progress | None:
         errors=_non_negative_int(data.get("errors")) or 0,
         viewer_published=data.get("viewer_published") is True,
         quality=volume_quality(data.get("quality")),
+        started_at=parse_time(data.get("started_at")),
     )
 
 

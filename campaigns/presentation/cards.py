@@ -14,10 +14,13 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from campaigns.domain.pace import with_pages
 from campaigns.domain.quality import CampaignQuality, campaign_quality
-from campaigns.models import Campaign, Volume, bounded
+from campaigns.models import RUNNING, Campaign, Sentence, Volume, bounded
+from campaigns.models.pace import PageEvidence
 from campaigns.store import progress
 from campaigns.wording import notes
+from campaigns.wording.pace import forecast_sentence, pace_fact, stall_sentence
 from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
 from campaigns.wording.volumes import NO_SENTENCE
 from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
@@ -186,6 +189,7 @@ class Card:
     failed_pages_href: str = ""  # the run log of the first volume with failed pages
     forbidden_note: str = ""  # said once per card when the account may not read its volumes
     quality: CampaignQuality | None = None  # None: the campaign says nothing about quality
+    pace_sentence: Sentence | None = None  # a running campaign's forecast, or why it needs attention: stalled
 
     @property
     def trouble_flag(self) -> str:
@@ -307,6 +311,7 @@ def operator_facts(campaign: Campaign) -> list[tuple[str, str, bool]]:
         ("Asks of the queue", _asks(queue)),
         ("Pending in ClusterQueue", _pending_in_queue(queue)),
         ("Parallelism", str(campaign.parallelism) if campaign.parallelism else ""),
+        ("Pace", pace_fact(campaign.pace)),
         ("Pipeline", campaign.pipeline),
         ("Pipeline sha256", campaign.pipeline_sha256),
         ("Warm-up Job", warmup.job_name if warmup else ""),
@@ -380,8 +385,42 @@ def build_card(
         ops_facts=operator_facts(campaign),
         on_detail_page=on_detail_page,
         quality=campaign_quality(campaign, plan.active + plan.done, lambda v: report.get(v.progress_key)),
+        pace_sentence=pace_sentence(campaign, rows, now),
     )
 
 
 def _has_progress(row: VolumeRow) -> bool:
     return row.progress is not None and row.progress.progress is not None
+
+
+# --- pace, forecast, stall ------------------------------------------------------------------------
+
+
+def page_evidence(rows: list[VolumeRow]) -> PageEvidence | None:
+    """What the running rows' progress shows of pages: the newest write, by which volume, and the pages
+    an hour the running volumes make together (each one's pages over its time so far). None: nothing read."""
+    latest = None
+    volume = ""
+    per_hour = None
+    for row in rows:
+        read = row.progress.progress if row.progress is not None else None
+        if read is None or read.updated_at is None:
+            continue
+        if latest is None or read.updated_at > latest:
+            latest, volume = read.updated_at, row.volume.id
+        if read.started_at is not None and read.updated_at > read.started_at:
+            seconds = (read.updated_at - read.started_at).total_seconds()
+            per_hour = (per_hour or 0.0) + read.done * 3600 / seconds
+    return None if latest is None else PageEvidence(latest, volume, per_hour)
+
+
+def pace_sentence(campaign: Campaign, rows: list[VolumeRow], now) -> Sentence | None:
+    """A running campaign's card: when it may finish, or that it stalled and what to check first."""
+    view = campaign.pace
+    if view is None or campaign.phase != RUNNING:
+        return None
+    evidence = page_evidence(rows)
+    if campaign.stalled:
+        waiting = sum(1 for v in campaign.volumes.notable() if v.state == "active" and v.waiting_for_cache)
+        return stall_sentence(view, now, evidence, waiting)
+    return forecast_sentence(with_pages(view, evidence), now)

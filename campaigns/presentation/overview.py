@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from campaigns.models import PHASE_KEYS, PHASES, Campaign, Volume
 from campaigns.wording.lists import ALL_CAMPAIGNS, NEED_ATTENTION
+from campaigns.wording.pace import stall_line
 
 ATTENTION_CARDS = 3  # full cards shown without asking: the first campaigns that need attention
 OPEN_CARDS = 8  # full cards a person may open besides those
@@ -119,10 +120,14 @@ class Row:
 
     @property
     def sentence(self) -> str:
+        if self.campaign.stalled:
+            return stall_line(self.campaign.pace)
         return self.campaign.sentence.text if self.campaign.sentence else ""
 
     @property
     def tone(self) -> str:
+        if self.campaign.stalled:
+            return "bad"
         return self.campaign.sentence.tone if self.campaign.sentence else "idle"
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from campaigns.cluster import reading
 from campaigns.domain import quality
-from campaigns.models import RECORD_PHASES, Campaign, Volume, _iso
+from campaigns.models import RECORD_PHASES, RUNNING, Campaign, Volume, _iso
 from campaigns.presentation import cards
 from campaigns.store import progress
 from results.store.keys import results_base
@@ -140,6 +140,22 @@ def summary(campaign: Campaign) -> dict:
         "sentence": campaign.sentence.text if campaign.sentence else "",
         "queue": campaign.queue.as_api() if campaign.queue else None,
         "warmupSentence": campaign.warmup.sentence.text if campaign.warmup and campaign.warmup.sentence else "",
+        **_pace(campaign),
+    }
+
+
+def _pace(campaign: Campaign) -> dict:
+    """Pace, forecast and stall as the board observed them (`models.pace`): null where it has none.
+
+    ``forecast`` is only for a running campaign that is not stalled; ``stalledSince`` is when its last
+    volume finished (or it started), set once the stall time has passed with pods running.
+    """
+    view = campaign.pace
+    running = campaign.phase == RUNNING
+    return {
+        "pace": view.pace.as_api() if view is not None else None,
+        "forecast": view.forecast.as_api() if view is not None and view.forecast is not None and running else None,
+        "stalledSince": _iso(view.stalled_since) or None if view is not None and campaign.stalled else None,
     }
 
 

@@ -4,6 +4,7 @@ page's live region says when a poll brings news."""
 from __future__ import annotations
 
 from campaigns.models import Campaign
+from campaigns.wording.pace import stall_short
 
 ALL_CAMPAIGNS = "All"
 NEED_ATTENTION = "Need attention"
@@ -25,6 +26,8 @@ def attention_announcement(campaigns: list[Campaign]) -> str:
         why = f"{failed} volume{'s' if failed != 1 else ''} failed" if failed else (
             campaign.sentence.text if campaign.sentence else "something needs a look"
         )
+        if campaign.stalled and not failed:
+            why = stall_short(campaign.pace)
         sentences.append(f"{campaign.name} now needs attention: {why}.")
     if len(campaigns) > ANNOUNCED_MOST:
         sentences.append(f"{len(campaigns) - ANNOUNCED_MOST} more campaigns now need attention.")

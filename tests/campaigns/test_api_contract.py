@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from campaigns.domain.ranges import parse_ranges
 from devstack.kube_samples import PIPELINE_YAML_V2, pipeline_configmap
-from tests.campaigns.test_kube import NS, campaign_pod
+from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, workload
 from tests.campaigns.test_views import add_campaign, failed_pod, prepared_cluster
 
 NULL = type(None)
@@ -39,6 +41,32 @@ JOB_SUMMARY = {
     "warmup": ({"phase": str}, NULL),
     "jobGone": bool,
     "qualityPrediction": bool,
+    # issue 21: pace, forecast and stall (null where the board has none)
+    "pace": (
+        {
+            "volumesPerHourSinceStart": (*NUMBER, NULL),
+            "volumesPerHourRecent": (*NUMBER, NULL),
+            "recentSeconds": int,
+            "volumeSeconds": (*NUMBER, NULL),
+            "pagesPerHour": (*NUMBER, NULL),
+        },
+        NULL,
+    ),
+    "forecast": (
+        {
+            "earliest": str,
+            "latest": str,
+            "basis": {
+                "pace": str,
+                "volumesPerHour": NUMBER,
+                "remainingVolumes": int,
+                "assumes": [str],
+                "parallelism": int,
+            },
+        },
+        NULL,
+    ),
+    "stalledSince": (str, NULL),
 }
 VOLUME_QUALITY = {
     "mean": (float, NULL),
@@ -194,6 +222,45 @@ def test_every_summary_field_has_its_shape_with_and_without_a_quality_step(clust
     assert summaries["scored-one"]["qualityPrediction"] is True
     assert summaries["plain-one"]["qualityPrediction"] is False
     assert summaries["plain-one"]["finishedAt"] is None
+
+
+def started(cluster, name, volume_ids, *, minutes_ago, completed="", active=0):
+    """A campaign whose Job started `minutes_ago` (the samples start months back), with its running pods."""
+    uid = str(uuid.uuid4())
+    job = campaign_job(name, uid, volumes=len(volume_ids), completed=completed, active=active)
+    start = datetime.now(UTC) - timedelta(minutes=minutes_ago)
+    job["status"]["startTime"] = start.strftime("%Y-%m-%dT%H:%M:%SZ")
+    cluster.put(job)
+    cluster.put(campaign_record(name, volume_ids))
+    cluster.put(workload(name, uid, admitted=True))
+    done = parse_ranges(completed)
+    for index in [i for i in range(len(volume_ids)) if i not in done][:active]:
+        cluster.put(campaign_pod(name, index))
+    return job["status"]["startTime"]
+
+
+def test_pace_forecast_and_stall_have_their_shape_and_say_what_the_board_saw(cluster, results_client):
+    started(cluster, "moving-one", [f"M{i}" for i in range(10)], minutes_ago=60, completed="0-4", active=2)
+    stuck_start = started(cluster, "stuck-one", ["S1", "S2", "S3"], minutes_ago=180, active=2)
+    add_campaign(cluster, "waiting-one", volume_ids=["W1"], suspend=True)
+    asked_at = datetime.now(UTC)
+    summaries = {s["name"]: s for s in results_client.get("/api/v1/jobs").json()}
+    for summary in summaries.values():
+        assert mismatches(summary, JOB_SUMMARY) == []
+    moving = summaries["moving-one"]
+    assert moving["stalledSince"] is None and moving["inTrouble"] is False
+    earliest = datetime.fromisoformat(moving["forecast"]["earliest"])
+    latest = datetime.fromisoformat(moving["forecast"]["latest"])
+    assert asked_at - timedelta(seconds=2) < earliest < latest
+    # 5 of 10 in an hour since start, at parallelism 2: about an hour to go, said as a range around it
+    assert earliest < asked_at + timedelta(hours=1) < latest
+    assert moving["forecast"]["basis"]["pace"] == "since_start"
+    assert moving["forecast"]["basis"]["remainingVolumes"] == 5
+    assert 4.5 < moving["pace"]["volumesPerHourSinceStart"] < 5.5
+    stuck = summaries["stuck-one"]
+    assert stuck["stalledSince"] == stuck_start and stuck["inTrouble"] is True and stuck["forecast"] is None
+    waiting = summaries["waiting-one"]
+    assert waiting["forecast"] is None and waiting["stalledSince"] is None
 
 
 def test_detail_of_a_scored_campaign_pins_quality_last_error_errors_and_coverage(cluster, store, results_client):

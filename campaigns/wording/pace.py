@@ -1,0 +1,205 @@
+"""What a running campaign's card says of its pace: when it may finish, or that it has stalled.
+
+Pure words over `models.pace` values. Times are said in UTC, as everywhere on the site; durations
+and clock times are rounded (to 5 or 10 minutes) so a card does not change with every poll, and a
+range is said as a range. The stall sentence names what still moves and what does not, from the
+cluster (pods running, volumes finished) and, where the person's own progress read saw them, the
+pages (`PageEvidence`); without them it says what the cluster alone shows. Then the next thing to
+check: the warm-up when pods wait for the model cache, else a running volume's run log, then the store.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from campaigns.models import Sentence
+from campaigns.models.pace import (
+    FEW_FINISHED,
+    LAST_HOUR,
+    NO_PACE,
+    NOT_STARTED,
+    NOTHING_LEFT,
+    RECENT,
+    TOO_SOON,
+    CampaignPace,
+    Forecast,
+    PageEvidence,
+    TooEarly,
+)
+from campaigns.wording.words import plural
+
+TOO_EARLY = "Too early to say when it will finish"
+
+
+def duration(seconds: float) -> str:
+    """``3 h 40 min``, ``25 min``, ``2 d 4 h``; rounded up to 5 min below 2 h, to 10 min below a day."""
+    minutes = max(1, int(-(-max(0.0, seconds) // 60)))
+    if minutes < 10:
+        return f"{minutes} min"
+    step = 5 if minutes < 120 else 10 if minutes < 24 * 60 else 60
+    minutes = -(-minutes // step) * step
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [f"{days} d"] if days else []
+    if hours:
+        parts.append(f"{hours} h")
+    if mins and not days:
+        parts.append(f"{mins} min")
+    return " ".join(parts) or "0 min"
+
+
+def clock(at: datetime, now: datetime) -> str:
+    """``16:45 UTC today``, ``09:10 UTC tomorrow``, ``Mon 4 May 09:10 UTC``, rounded to 5 minutes."""
+    rounded = at + timedelta(minutes=(5 - at.minute % 5) % 5, seconds=-at.second, microseconds=-at.microsecond)
+    text = rounded.strftime("%H:%M") + " UTC"
+    days = (rounded.date() - now.date()).days
+    if days == 0:
+        return text + " today"
+    if days == 1:
+        return text + " tomorrow"
+    return rounded.strftime("%a %-d %b ") + text
+
+
+def basis_words(forecast: Forecast) -> str:
+    if forecast.basis == LAST_HOUR:
+        return "at the pace of the last hour"
+    if forecast.basis == RECENT:
+        return "at the pace seen since the site began watching it"
+    return "at its pace since it started"
+
+
+def forecast_sentence(view: CampaignPace | None, now: datetime) -> Sentence | None:
+    """``About 3 h 40 min left at the pace of the last hour (finishes between 16:15 and 17:25 UTC today).``"""
+    if view is None or view.stalled:
+        return None
+    if view.forecast is not None:
+        return _forecast(view, view.forecast, now)
+    if view.too_early is not None and view.running_pods:
+        return Sentence(too_early_text(view.too_early, view.timeline.started_at, now), tone="idle")
+    return None
+
+
+def _forecast(view: CampaignPace, forecast: Forecast, now: datetime) -> Sentence:
+    middle = (forecast.earliest - now) / 2 + (forecast.latest - now) / 2
+    first, last = clock(forecast.earliest, now), clock(forecast.latest, now)
+    when = f"finishes around {first}" if first == last else f"finishes between {_range(first, last)}"
+    text = f"About {duration(middle.total_seconds())} left {basis_words(forecast)} ({when})."
+    pace = view.pace
+    rates = []
+    if pace.recent is not None:
+        rates.append(f"{pace.recent:.1f} volumes an hour lately")
+    if pace.since_start is not None:
+        rates.append(f"{pace.since_start:.1f} since it started")
+    if pace.pages_per_hour:
+        rates.append(f"about {pace.pages_per_hour:,.0f} pages an hour in the running volumes now")
+    detail = (
+        f"Assumes the parallelism stays at {forecast.parallelism} and the remaining "
+        f"{plural(forecast.remaining, 'volume')} are the size of those finished so far; {', '.join(rates)}."
+    )
+    return Sentence(text, detail=detail, tone="info")
+
+
+def _range(first: str, last: str) -> str:
+    """``16:15 and 17:25 UTC today`` when both share their day, else both in full."""
+    first_time, _, first_day = first.partition(" UTC")
+    last_time, _, last_day = last.partition(" UTC")
+    if first_day == last_day and first_time[:1].isdigit() and last_time[:1].isdigit():
+        return f"{first_time} and {last}"
+    return f"{first} and {last}"
+
+
+def too_early_text(too_early: TooEarly, started_at: datetime | None, now: datetime) -> str:
+    """``Too early to say when it will finish: 2 volumes finished so far.``"""
+    if too_early.reason == NOTHING_LEFT:
+        return "Every volume has finished; the campaign is closing."
+    if too_early.reason == NOT_STARTED:
+        return f"{TOO_EARLY}: it has not started yet."
+    if too_early.reason == TOO_SOON and started_at is not None:
+        return f"{TOO_EARLY}: it started {duration((now - started_at).total_seconds())} ago."
+    if too_early.reason in (FEW_FINISHED, NO_PACE, TOO_SOON):
+        finished = too_early.finished
+        return f"{TOO_EARLY}: {'no volume' if not finished else plural(finished, 'volume')} finished so far."
+    return f"{TOO_EARLY}."
+
+
+def stall_short(view: CampaignPace) -> str:
+    """The list's words for a stalled campaign, the same at every poll: ``no volume finished since 13:15 UTC
+    while 12 pods run``."""
+    since = view.stalled_since
+    pods = plural(view.running_pods, "pod")
+    verb = "runs" if view.running_pods == 1 else "run"
+    return f"no volume finished since {since:%H:%M} UTC while {pods} {verb}" if since else ""
+
+
+def stall_line(view: CampaignPace | None) -> str:
+    """A stalled campaign's line in the list: ``Stalled: no volume finished since 13:15 UTC while 12 pods run.``"""
+    short = stall_short(view) if view is not None else ""
+    return f"Stalled: {short}." if short else ""
+
+
+def stall_sentence(
+    view: CampaignPace, now: datetime, evidence: PageEvidence | None = None, waiting_for_cache: int = 0
+) -> Sentence | None:
+    """``12 pods running, no page finished for 47 min; the last page was written at 14:02 UTC by C0074535.``
+    and the next thing to check."""
+    since = view.stalled_since
+    if since is None:
+        return None
+    pods = plural(view.running_pods, "pod")
+    quiet = duration((now - since).total_seconds())
+    last = evidence.last_written_at if evidence is not None else None
+    volume = evidence.last_volume if evidence is not None else ""
+    after = view.stall_after_seconds or 0
+    if last is not None and (now - last).total_seconds() < after:
+        text = (
+            f"{pods} running and pages are still being written (the last at {last:%H:%M} UTC by {volume}), "
+            f"but no volume finished for {quiet}."
+        )
+        check = f"A volume may simply be large: the run log of {volume} says how far it has got."
+        tone = "warn"
+    elif last is not None:
+        page_quiet = duration((now - max(last, since)).total_seconds())
+        text = (
+            f"{pods} running, no volume finished for {quiet} and no page for {page_quiet}; "
+            f"the last page was written at {last:%H:%M} UTC by {volume}."
+        )
+        check, tone = _next_check(waiting_for_cache, volume), "bad"
+    else:
+        text = (
+            f"{pods} running, no volume finished for {quiet} (since {since:%H:%M} UTC); the cluster alone "
+            "cannot tell whether pages are being written."
+        )
+        check, tone = _next_check(waiting_for_cache, ""), "bad"
+    detail = (
+        f"A running campaign counts as stalled when no volume finishes for {duration(after)} "
+        "(HTRFLOW_STALL_MINUTES, or four usual volume times with a floor of 20 min)."
+    )
+    return Sentence(f"{text} {check}", detail=detail, tone=tone)
+
+
+def _next_check(waiting_for_cache: int, volume: str) -> str:
+    if waiting_for_cache:
+        return (
+            f"Check the warm-up first: {plural(waiting_for_cache, 'pod')} still "
+            f"{'waits' if waiting_for_cache == 1 else 'wait'} for the model cache."
+        )
+    log = f"the run log of {volume}" if volume else "a running volume's run log"
+    return f"Check {log} first, then the warm-up, then whether the results store accepts writes."
+
+
+def pace_fact(view: CampaignPace | None) -> str:
+    """The operator's figure: ``9.0 volumes/h over the last hour, 9.7 since start; one volume ~26 min``."""
+    if view is None:
+        return ""
+    pace = view.pace
+    parts = []
+    if pace.recent is not None:
+        window = "the last hour" if pace.recent_seconds >= 3600 else f"the last {duration(pace.recent_seconds)}"
+        parts.append(f"{pace.recent:.1f} volumes/h over {window}")
+    if pace.since_start is not None:
+        parts.append(f"{pace.since_start:.1f} volumes/h since start")
+    if pace.volume_seconds:
+        parts.append(f"one volume about {duration(pace.volume_seconds)}")
+    if view.stall_after_seconds and view.running_pods:
+        parts.append(f"stalled after {duration(view.stall_after_seconds)} without a finished volume")
+    return "; ".join(parts)
