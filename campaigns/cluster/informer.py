@@ -323,6 +323,8 @@ class Informer:
                 self._apply(kind, event.get("object"))
                 if ended.changes + ended.bookmarks > FEW_EVENTS:
                     self._watch_proved()
+        except kube.NotAStream:  # a whole body, left unread
+            ended.not_a_stream = True
         finally:
             if proof is not None:
                 proof.cancel()

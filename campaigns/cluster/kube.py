@@ -313,6 +313,11 @@ class Expired(Exception):
     """The resourceVersion a watch started from is too old (410): list again."""
 
 
+class NotAStream(Exception):
+    """A watch answered with one whole body (a `Content-Length`, not chunked): a plain list from a
+    proxy that dropped `watch=true`, or anything else that is not a stream of changes."""
+
+
 def watch(
     path: str,
     resource_version: str,
@@ -325,9 +330,10 @@ def watch(
     `type` and `object`), bookmarks included, until the server ends the stream after `seconds`.
 
     Raises `Expired` when the version is too old, `NotReadable`/`ClusterUnavailable` as other calls do
-    when the watch cannot start. A stream that breaks, or stays quiet for longer than `seconds` plus
-    the call timeout, just ends. The open response is put in `streams` (if given), so another thread
-    can end a blocked read with `end_stream`.
+    when the watch cannot start, and `NotAStream` (before reading its body, which may be a whole list)
+    when the answer is not streamed: an API server streams a watch in chunks. A stream that breaks, or
+    stays quiet for longer than `seconds` plus the call timeout, just ends. The open response is put in
+    `streams` (if given), so another thread can end a blocked read with `end_stream`.
     """
     query = [
         ("watch", "true"),
@@ -348,6 +354,10 @@ def watch(
     if streams is not None:
         streams[:] = [response]
     try:
+        if not _streamed(response):
+            log.debug("watch of %s answered with a whole body, not a stream", path)
+            response.close()  # its connection goes too: the unread body must not meet the next call
+            raise NotAStream()
         for line in response:
             if not line.strip():
                 continue
@@ -373,6 +383,11 @@ def watch(
         if streams is not None:
             streams.clear()
         response.release_conn()
+
+
+def _streamed(response) -> bool:
+    """Whether an answer comes as a stream: chunked, or read to the connection's end (no length given)."""
+    return bool(getattr(response, "chunked", False)) or response.headers.get("Content-Length") is None
 
 
 def _quiet_for(response, seconds: float) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from prometheus_client import REGISTRY
 
 from campaigns.cluster import kube, reading
+from devstack.kube_watch import PLAIN_LIST
 from devstack.kubeapi import KubeDouble
 
 NS = "htr-batch"
@@ -317,3 +319,18 @@ def test_pointing_the_settings_at_another_cluster_does_not_serve_the_old_snapsho
         assert len(reading.read_namespace(NS).snapshot.jobs) == 3
     finally:
         other.stop()
+
+
+def test_a_watch_answered_with_a_whole_body_ends_before_the_body_is_read(cluster):
+    """A proxy that drops `watch=true` answers with the whole list (a Content-Length, not chunked): the
+    watch says so at once and reads none of it, and the next call on the pool is answered well."""
+    load_campaigns(cluster, 20)
+    path = f"/apis/batch/v1/namespaces/{NS}/jobs"
+    listed = kube.list_with_version(path, kube.CAMPAIGN_JOBS)
+    cluster.misbehave_watches(PLAIN_LIST)
+    before = REGISTRY.get_sample_value("htrbrowser_kube_read_bytes_total") or 0.0
+    with pytest.raises(kube.NotAStream):
+        list(kube.watch(path, listed.resource_version, kube.CAMPAIGN_JOBS, seconds=5))
+    assert (REGISTRY.get_sample_value("htrbrowser_kube_read_bytes_total") or 0.0) == before
+    cluster.misbehave_watches(None)
+    assert len(kube.list_all(path, kube.CAMPAIGN_JOBS)) == 20
