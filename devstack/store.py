@@ -22,8 +22,13 @@ Why a child process: moto keeps a whole object in memory while serving it, so a 
 would sit in the test process and spoil any memory measurement of the proxy; a child also
 keeps the server's threads off the test process's GIL. The child reads its set-up from stdin,
 creates users, keys and the bucket in its own memory (IAM has no API to choose an access key),
-prints its port, then obeys one-line commands (``put_large``, ``put_many``) and exits when its stdin closes,
-so it never outlives the process that started it.
+prints its port, then obeys one-line commands (``put_large``, ``put_many``, ``slow``) and exits when its stdin
+closes, so it never outlives the process that started it.
+
+A slow store: ``slow(seconds)`` (or ``with store.slowed(seconds):``) makes the server answer every
+request, the writer's and IAM's included, only after that many seconds, from the next request on,
+until it is set back to 0. The delay is a real wait in the server's request thread, so clients meet it
+as they meet a store under load: the connection is taken at once and the answer comes late.
 """
 
 from __future__ import annotations
@@ -167,6 +172,7 @@ class StoreDouble:
         self.writer = none_account("writer", *WRITER_LOGIN)
         self.denied_prefixes: list[str] = []
         self.startup_seconds: float | None = None
+        self.delay_seconds = 0.0  # every answer comes this late (see ``slow``)
         self.host = "127.0.0.1"
         self._process: subprocess.Popen | None = None
         self._port: int | None = None
@@ -408,6 +414,24 @@ class StoreDouble:
             admin.abort_multipart_upload(Bucket=self.bucket, Key=key, UploadId=upload["UploadId"])
             raise
 
+    # --- speed -----------------------------------------------------------------------------
+
+    def slow(self, seconds: float) -> None:
+        """From the next request on, answer every request only after ``seconds`` (0: at once again)."""
+        if not 0 <= seconds <= 600:
+            raise ValueError("a store delay is from 0 to 600 seconds")
+        self._command({"op": "slow", "seconds": float(seconds)}, timeout=10)
+        self.delay_seconds = float(seconds)
+
+    @contextlib.contextmanager
+    def slowed(self, seconds: float) -> Iterator[StoreDouble]:
+        """The store answering every request after ``seconds`` inside the block, at once again after it."""
+        self.slow(seconds)
+        try:
+            yield self
+        finally:
+            self.slow(0)
+
     # --- permissions -----------------------------------------------------------------------
 
     def deny_limited(self, *prefixes: str) -> None:
@@ -522,11 +546,24 @@ def _serve(config: dict) -> None:
             iam.put_user_policy(user["user"], READER_POLICY_NAME, json.dumps(user["policy"]))
     s3_backends[MOTO_ACCOUNT_ID]["aws"].create_bucket(config["bucket"], REGION)
 
-    app = DomainDispatcherApplication(create_backend_app)
+    app = _Delayed(DomainDispatcherApplication(create_backend_app))
     server = make_server(config["host"], config["port"], app, threaded=True, request_handler=MotoRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     _reply({"port": server.server_address[1]})
-    _obey_parent(s3_backends[MOTO_ACCOUNT_ID]["aws"], config["bucket"])
+    _obey_parent(s3_backends[MOTO_ACCOUNT_ID]["aws"], config["bucket"], app)
+
+
+class _Delayed:
+    """The server's WSGI application, answering each request only after ``seconds`` (set at run time)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.seconds = 0.0
+
+    def __call__(self, environ, start_response):
+        if self.seconds > 0:
+            time.sleep(self.seconds)
+        return self.app(environ, start_response)
 
 
 def _add_chosen_access_key(iam, user_name: str, access_key: str, secret_key: str) -> None:
@@ -543,7 +580,7 @@ def _reply(message: dict) -> None:
     sys.stdout.flush()
 
 
-def _obey_parent(s3, bucket: str) -> None:
+def _obey_parent(s3, bucket: str, app: _Delayed) -> None:
     """Run the parent's commands from stdin; leave when stdin closes (stop() or the parent died)."""
     for line in sys.stdin:
         try:
@@ -555,6 +592,9 @@ def _obey_parent(s3, bucket: str) -> None:
                 for key, body, content_type in command["objects"]:
                     stored = s3.put_object(bucket, key, body.encode("utf-8"), disable_notification=True)
                     stored.set_metadata({"Content-Type": content_type})
+                _reply({"ok": True})
+            elif command.get("op") == "slow":
+                app.seconds = max(0.0, float(command["seconds"]))
                 _reply({"ok": True})
             else:
                 _reply({"error": f"unknown command {command.get('op')!r}"})

@@ -29,3 +29,7 @@ WHITENOISE_AUTOREFRESH = True
 # pytest-django's live_server wraps each test in a transaction; the product has no
 # models, so an in-memory database only satisfies that machinery.
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+# A page waits this long for the results store before it answers from what is known: far longer than
+# a healthy store double needs on a loaded machine, so tests of a healthy store never meet "progress not
+# known yet" or an access check still under way. Tests of a slow store set it short (tests/fixtures/store.py).
+HTRFLOW_STORE_WAIT_SECONDS = 5.0

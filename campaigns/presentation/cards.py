@@ -148,7 +148,7 @@ class PageTally:
                 self.with_failed_pages.append((volume, answer.progress.failed))
         elif answer is not None and answer.forbidden:
             self.forbidden += 1
-        elif answer is None or answer.outcome in (progress.NOT_ASKED, progress.TIMEOUT):
+        elif answer is None or answer.outcome in progress.UNANSWERED:
             self.unasked += 1
 
     @property

@@ -1,15 +1,21 @@
 """Live progress of active volumes: each volume's `progress.json`, read with the person's own session.
 
 Bounded per request: at most `limit` reads (24 by default), run in parallel on a small shared thread
-pool, all of them waited for at most a few seconds together. Bounded per person: at most
-`budget.BUDGET_READS` store reads per `budget.BUDGET_SECONDS` (shared with the access checks),
-however many tabs and cards the person has open (the existing front end's bound). Answers are cached
-per person and key, so a person's tabs share them: a little longer than a poll period while the
-volume runs, an hour once its progress is final. A running volume's answer that has just aged out is
-still shown once while it is read again in the background (for at most `STALE_SECONDS`), so a poll
-never waits for the store to say what it said a moment ago; the reads, and their budget, are the
-same. An answer the store refuses is a state (`outcome`), never an error: a forbidden volume is
-marked on its row, an unreachable store or an ended session gets one sentence for the whole card.
+pool. A page waits for them at most `HTRFLOW_STORE_WAIT_SECONDS` (well under a second) all together:
+a read the store has not answered by then goes on in the background, its answer lands in the cache
+for the next poll, and its row says "not known yet" meanwhile (outcome `PENDING`), never "timed out".
+Bounded per person: at most `budget.BUDGET_READS` store reads per `budget.BUDGET_SECONDS` (shared
+with the access checks), however many tabs and cards the person has open (the existing front end's
+bound). Bounded per process: one read per person and key in flight (a poll does not ask again for
+what an earlier poll is still reading), and at most `IN_FLIGHT_MOST` reads in flight at all.
+Answers are cached per person and key, so a person's tabs share them: a little longer than a poll
+period while the volume runs, an hour once its progress is final. A running volume's answer that has
+just aged out is still shown while it is read again in the background (for at most
+`STALE_SECONDS`), so a poll never waits for the store to say what it said a moment ago; the reads,
+and their budget, are the same. So is a store that was down or slow past its own timeout: its
+outcome is shown (the card's sentence) while it is asked again behind it. An answer the store
+refuses is a state (`outcome`), never an error: a forbidden volume is marked on its row, an
+unreachable store or an ended session gets one sentence for the whole card.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import hashlib
 import logging
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,10 +58,13 @@ TIMEOUT = "timeout"
 NO_REASON = "no_reason"
 UNREADABLE = "unreadable"
 NOT_ASKED = "not_asked"
+PENDING = "reading"  # asked, and not answered within the page's wait: the answer lands for the next poll
 
 # Outcomes that keep a whole card's progress from being read: the card says so once, for the first
 # one met (campaigns.wording.progress.CARD_SENTENCES); the others are said on the volume's row.
 CARD_OUTCOMES = (NO_SESSION, SESSION_ENDED, UNREACHABLE, TIMEOUT, NO_REASON)
+# Outcomes of a volume whose progress this request does not know (asked later, or still being read).
+UNANSWERED = (NOT_ASKED, TIMEOUT, PENDING)
 
 # Answers live in their own in-process cache: done volumes' answers are kept an hour, and Django's
 # default local cache holds only 300 entries, which one large campaign would churn through.
@@ -63,17 +72,16 @@ _answers = LocMemCache("htrbrowser-progress", {"OPTIONS": {"MAX_ENTRIES": 50_000
 
 # The last answer for each running volume, kept past its freshness to be shown while it is read again.
 _last = LocMemCache("htrbrowser-progress-last", {"OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}})
-_refreshing: set[str] = set()  # cache keys being read again in the background
-_refreshing_lock = threading.Lock()
-_generation = [0]  # bumped by clear_cache: a read again that began before lands nowhere
-REFRESHING_MOST = 64  # reads again in flight at most; past that the last answer stands until STALE_SECONDS
+_in_flight: set[str] = set()  # cache keys being read now, for a page or in the background
+_in_flight_lock = threading.Lock()
+_generation = [0]  # bumped by clear_cache: a read that began before lands nowhere
+IN_FLIGHT_MOST = 64  # reads in flight at most; past that a key waits for a later poll
 
-_pool = ThreadPoolExecutor(max_workers=6, thread_name_prefix="progress")
 _pool_lock = threading.Lock()
+# Reads a page asks for, waited for at most the page's wait; those that outlive it finish here too.
+_pool = ThreadPoolExecutor(max_workers=12, thread_name_prefix="progress")
 # Reads again have their own threads: however many queue up, they never delay a read a page waits for.
-_refresh_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="progress-again")
-
-
+_refresh_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="progress-again")
 
 
 @dataclass(frozen=True)
@@ -113,8 +121,8 @@ def clear_cache() -> None:
     _answers.clear()
     _last.clear()
     budget.reads.clear()
-    with _refreshing_lock:
-        _refreshing.clear()
+    with _in_flight_lock:
+        _in_flight.clear()
         _generation[0] += 1
 
 
@@ -144,18 +152,21 @@ def _fetch(reader, key: str) -> tuple[str, object]:
 
 
 def _remember(person: str, key: str, outcome: str, data) -> None:
+    marker = _cache_key(person, key)
     if outcome == "":
         stage = data.get("stage") if isinstance(data, dict) else None
         seconds = FINAL_SECONDS if stage in FINAL_STAGES else RUNNING_SECONDS
         if stage not in FINAL_STAGES:
-            _last.set(_cache_key(person, key), (outcome, data), STALE_SECONDS)
-    elif outcome == NOT_FOUND:
-        seconds = MISSING_SECONDS
-    elif outcome == FORBIDDEN:
-        seconds = FORBIDDEN_SECONDS
+            _last.set(marker, (outcome, data), STALE_SECONDS)
+    elif outcome in (NOT_FOUND, FORBIDDEN):
+        seconds = MISSING_SECONDS if outcome == NOT_FOUND else FORBIDDEN_SECONDS
+        _last.delete(marker)
     else:
-        return  # a store that is down or a session that ended is asked again on the next page
-    _answers.set(_cache_key(person, key), (outcome, data), seconds)
+        # The store is down, or slow past its own timeout, or the session ended: never an answer to
+        # keep, but what the next polls say (the card's sentence) while they ask again behind it.
+        _last.set(marker, (outcome, None), STALE_SECONDS)
+        return
+    _answers.set(marker, (outcome, data), seconds)
 
 
 def read_progress(
@@ -166,7 +177,8 @@ def read_progress(
     extra_keys: list[str] = (),
     extra_limit: int = EXTRA_READS_PER_REQUEST,
 ) -> ProgressReport:
-    """Progress for each key (in order of importance); keys past `limit` are marked NOT_ASKED.
+    """Progress for each key (in order of importance); keys past `limit` are marked NOT_ASKED, keys
+    whose read has not come back within the page's wait PENDING.
 
     `extra_keys` (e.g. done volumes, to add up their pages) come after `keys` and cost at most
     `extra_limit` of the same `limit`; answered from the cache they cost nothing.
@@ -183,6 +195,19 @@ def read_progress(
         return report
     person = _person(request)
     wanted = list(dict.fromkeys(keys))
+    answers, to_read, to_refresh = _known_answers(person, wanted, extra, limit, extra_limit)
+    to_read, to_refresh, pending = _claim_and_pay(person, to_read, to_refresh)
+    answers.update(dict.fromkeys(pending, (PENDING, None)))  # an earlier poll's read of them is under way
+    report.reads = len(to_read) + len(to_refresh)
+    _start(reader, person, to_refresh, _refresh_pool)  # not waited for: the last answer is shown meanwhile
+    answers.update(_wait_for(_start(reader, person, to_read, _pool)))
+    _fill(report, wanted, answers, now)
+    return report
+
+
+def _known_answers(person: str, wanted: list[str], extra: set[str], limit: int, extra_limit: int):
+    """What the caches say now, the keys to read (nothing known of them) and the keys to read again (an
+    aged answer is shown meanwhile): at most `limit` reads, of them at most `extra_limit` extra keys."""
     cache_keys = {key: _cache_key(person, key) for key in wanted}
     cached = _answers.get_many(list(cache_keys.values()))
     missing = [cache_keys[key] for key in wanted if cache_keys[key] not in cached]
@@ -202,21 +227,23 @@ def read_progress(
         else:
             to_read.append(key)
             extra_reads += key in extra
-    to_refresh = _claim(person, to_refresh)  # another tab's poll may be reading some already
-    granted = budget.reads.take(person, len(to_read) + len(to_refresh))
-    to_read = to_read[:granted]
-    _release(person, to_refresh[granted - len(to_read):])
-    to_refresh = to_refresh[: granted - len(to_read)]
-    report.reads = len(to_read) + len(to_refresh)
-    _refresh_in_background(reader, person, to_refresh)
-    answers.update(_read_in_parallel(reader, person, to_read))
-    _fill(report, wanted, answers, now)
-    return report
+    return answers, to_read, to_refresh
+
+
+def _claim_and_pay(person: str, to_read: list[str], to_refresh: list[str]):
+    """The keys to read and to read again that no read is in flight for (now claimed) and that the
+    person's budget pays for, reads first; and the keys to read whose read an earlier poll began."""
+    reading, pending = _claim(person, to_read)
+    refreshing, _busy = _claim(person, to_refresh)  # another tab's poll may be reading some already
+    granted = budget.reads.take(person, len(reading) + len(refreshing))
+    paid_refreshes = max(0, granted - len(reading))
+    _release(person, reading[granted:] + refreshing[paid_refreshes:])
+    return reading[:granted], refreshing[:paid_refreshes], pending
 
 
 def _fill(report: ProgressReport, keys: list[str], answers: dict[str, tuple[str, object]], now: datetime) -> None:
     """Each key's progress or outcome (a key no read reached was not asked); the card says the first
-    outcome that keeps a whole card's progress from being read."""
+    outcome that keeps a whole card's progress from being read, else that some is still being read."""
     for key in keys:
         outcome, data = answers.get(key, (NOT_ASKED, None))
         progress = progress_from_json(data, now) if outcome == "" else None
@@ -225,63 +252,61 @@ def _fill(report: ProgressReport, keys: list[str], answers: dict[str, tuple[str,
         report.by_key[key] = VolumeProgress(progress, outcome)
         if outcome in CARD_OUTCOMES and not report.card_outcome:
             report.card_outcome = outcome
+    if not report.card_outcome and any(answer.outcome == PENDING for answer in report.by_key.values()):
+        report.card_outcome = PENDING
 
 
-def _claim(person: str, keys: list[str]) -> list[str]:
-    """The keys no one is reading again yet, now marked as being read (as many as may be in flight)."""
-    claimed = []
-    with _refreshing_lock:
+def _claim(person: str, keys: list[str]) -> tuple[list[str], list[str]]:
+    """The keys no one is reading yet, now marked as being read (as many as may be in flight), and the
+    keys someone is reading already."""
+    claimed, busy = [], []
+    with _in_flight_lock:
         for key in keys:
             marker = _cache_key(person, key)
-            if marker not in _refreshing and len(_refreshing) < REFRESHING_MOST:
-                _refreshing.add(marker)
+            if marker in _in_flight:
+                busy.append(key)
+            elif len(_in_flight) < IN_FLIGHT_MOST:
+                _in_flight.add(marker)
                 claimed.append(key)
-    return claimed
+    return claimed, busy
 
 
 def _release(person: str, keys: list[str]) -> None:
-    with _refreshing_lock:
+    with _in_flight_lock:
         for key in keys:
-            _refreshing.discard(_cache_key(person, key))
+            _in_flight.discard(_cache_key(person, key))
 
 
-def _refresh_in_background(reader, person: str, keys: list[str]) -> None:
-    """Read these (claimed) keys again without waiting: the answers land in the cache for the next poll."""
-
+def _start(reader, person: str, keys: list[str], pool: ThreadPoolExecutor) -> dict[str, Future]:
+    """Read these (claimed, paid for) keys on ``pool``. Each answer lands in the cache whether or not
+    anyone still waits for it, and frees its key for the next read."""
     generation = _generation[0]
 
-    def read(key: str) -> None:
+    def read(key: str) -> tuple[str, object]:
         try:
             outcome, data = _fetch(reader, key)
-            if _generation[0] != generation:
-                return  # the cache was cleared meanwhile (tests): this answer belongs to no one now
-            _remember(person, key, outcome, data)
-            if outcome != "":
-                # The store refused or is down: the next poll asks in the foreground and says so,
-                # instead of showing the last answer as if nothing had happened.
-                _last.delete(_cache_key(person, key))
+            if _generation[0] == generation:  # else the cache was cleared meanwhile (tests): it is no one's
+                _remember(person, key, outcome, data)
+            return outcome, data
         finally:
-            _release(person, [key])
+            if _generation[0] == generation:
+                _release(person, [key])
 
-    for key in keys:
-        _refresh_pool.submit(read, key)
+    with _pool_lock:  # one request's reads queue together
+        return {key: pool.submit(read, key) for key in keys}
 
 
-def _read_in_parallel(reader, person: str, keys: list[str]) -> dict[str, tuple[str, object]]:
-    if not keys:
-        return {}
-    deadline = time.monotonic() + float(settings.HTRFLOW_S3_TIMEOUT) + 1.0
-    with _pool_lock:
-        futures = {key: _pool.submit(_fetch, reader, key) for key in keys}
+def _wait_for(futures: dict[str, Future]) -> dict[str, tuple[str, object]]:
+    """The answers that come within the page's wait (HTRFLOW_STORE_WAIT_SECONDS, for all of them
+    together); the others are PENDING and land in the cache for the next poll."""
+    deadline = time.monotonic() + float(settings.HTRFLOW_STORE_WAIT_SECONDS)
     answers = {}
     for key, future in futures.items():
         try:
-            outcome, data = future.result(timeout=max(0.01, deadline - time.monotonic()))
+            answers[key] = future.result(timeout=max(0.0, deadline - time.monotonic()))
         except FuturesTimeout:
-            future.cancel()
-            outcome, data = TIMEOUT, None
-        answers[key] = (outcome, data)
-        _remember(person, key, outcome, data)
-        if outcome in (SESSION_ENDED, UNREACHABLE):
+            answers[key] = (PENDING, None)
+            continue
+        if answers[key][0] in (SESSION_ENDED, UNREACHABLE):
             deadline = 0  # the others will say the same; do not wait for each of them
     return answers

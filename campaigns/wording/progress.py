@@ -14,7 +14,8 @@ from campaigns.wording.words import human_age, stage_words
 # A running volume whose progress has not moved for this long reads as "no update for ...".
 STALE_PROGRESS_SECONDS = 600
 
-# Said once for a whole card, by the first outcome that keeps its progress from being read.
+# Said once for a whole card, by the first outcome that keeps its progress from being read ("reading":
+# none did, but some reads were not answered within the page's wait and go on behind it).
 CARD_SENTENCES = {
     "no_session": "Log in with your store account to see how far each running volume has got.",
     "session_ended": "Your results login has ended, so progress cannot be read; log in again to see it.",
@@ -28,6 +29,10 @@ CARD_SENTENCES = {
         "The results store refused without giving a reason, so progress is not shown; the bucket or "
         "namespace may be configured wrongly."
     ),
+    "reading": (
+        "The results store is slow to answer, so some progress is not known yet; it appears here by itself "
+        "as the store answers."
+    ),
 }
 # Said on one volume's row.
 VOLUME_SENTENCES = {
@@ -35,6 +40,7 @@ VOLUME_SENTENCES = {
     "not_found": "No progress written yet.",
     "unreadable": "Its progress file could not be read.",
     "not_asked": "Progress not read on this page; open the campaign to see it.",
+    "reading": "Progress not known yet: the results store is still answering.",
 }
 # A running volume's row when nothing at all is known of its progress.
 PROGRESS_NOT_KNOWN = "Progress not known yet."

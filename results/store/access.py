@@ -20,8 +20,12 @@ A proof is kept per account in each process and is good for ``HTRFLOW_ACCESS_SEC
 minutes by default). Past half of that, a request is answered from it while it is proved again
 in the background; past all of it, the request waits for the new proof, so an account whose
 rights were taken away stops seeing campaigns within that time. Each prefix's proof ages on its
-own. The probes come out of the person's store budget (``results.store.budget``); prefixes the budget
-does not grant now are proved a few seconds later.
+own. A proof is always made in the background: a request waits for it at most
+``HTRFLOW_STORE_WAIT_SECONDS``, and when a slow store has not answered by then, it is answered from
+the last proof (however old) while the new one is under way, or, for an account with none yet, told
+the check could not be made; the proof lands for the next request. The probes come out of the
+person's store budget (``results.store.budget``); prefixes the budget does not grant now are proved
+a few seconds later.
 
 While the store cannot be asked (down, slow, the budget spent), the last proof stands for
 ``RETRY_SECONDS`` before it is asked again; with no proof at all, the login's own proof of the
@@ -107,7 +111,10 @@ class _Proofs:
         self._entries: OrderedDict[str, Access] = OrderedDict()
         self._proving: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="access")
+        self._generation = 0  # bumped by clear(): a proof that began before lands nowhere
+        # Under a slow store a proof takes a few store answers (seconds): enough threads that people
+        # logging in together are not proved one after another.
+        self._pool = ThreadPoolExecutor(max_workers=6, thread_name_prefix="access")
 
     def get(self, key: str) -> Access | None:
         with self._lock:
@@ -115,53 +122,52 @@ class _Proofs:
                 self._entries.move_to_end(key)
             return self._entries.get(key)
 
-    def put(self, key: str, access: Access) -> None:
+    def put(self, key: str, access: Access, generation: int | None = None) -> None:
         with self._lock:
+            if generation is not None and generation != self._generation:
+                return
             self._entries[key] = access
             self._entries.move_to_end(key)
             while len(self._entries) > MOST_ACCOUNTS:
                 self._entries.popitem(last=False)
 
-    def _claim(self, key: str) -> threading.Event | None:
-        """The event of a proof this thread now makes, or None when another thread is making one."""
+    def _claim(self, key: str) -> tuple[threading.Event, int] | None:
+        """The event of a proof this thread now starts, or None when one is under way already."""
         with self._lock:
             if key in self._proving:
                 return None
             event = self._proving[key] = threading.Event()
-            return event
+            return event, self._generation
 
-    def _done(self, key: str) -> None:
+    def _done(self, key: str, event: threading.Event) -> None:
         with self._lock:
-            event = self._proving.pop(key, None)
-        if event is not None:
-            event.set()
+            if self._proving.get(key) is event:
+                del self._proving[key]
+        event.set()
 
-    def prove_now(self, key: str, prove: Callable[[], Access], wait: float) -> Access | None:
-        """Prove in this thread, or wait (at most ``wait`` s) for the proof another thread is making."""
-        if self._claim(key) is None:
-            with self._lock:
-                running = self._proving.get(key)
-            if running is not None:
-                running.wait(wait)
+    def prove_within(self, key: str, prove: Callable[[], Access], wait: float) -> Access | None:
+        """Start proving (unless a proof is under way) and wait at most ``wait`` s for it: the new proof,
+        or None when it has not landed by then (it goes on, and lands for a later request)."""
+        self.prove_later(key, prove)
+        with self._lock:
+            running = self._proving.get(key)
+        if running is None or running.wait(wait):
             return self.get(key)
-        try:
-            access = prove()
-            self.put(key, access)
-            return access
-        finally:
-            self._done(key)
+        return None
 
     def prove_later(self, key: str, prove: Callable[[], Access]) -> None:
-        if self._claim(key) is None:
+        claimed = self._claim(key)
+        if claimed is None:
             return
+        event, generation = claimed
 
         def run():
             try:
-                self.put(key, prove())
+                self.put(key, prove(), generation)
             except Exception:  # noqa: BLE001 - a background proof must never take the process down
                 logger.exception("Proving an account's access in the background failed.")
             finally:
-                self._done(key)
+                self._done(key, event)
 
         self._pool.submit(run)
 
@@ -172,10 +178,12 @@ class _Proofs:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._proving.clear()
+            self._generation += 1
 
 
 _proofs = _Proofs()
-_probes = ThreadPoolExecutor(max_workers=4, thread_name_prefix="access-probe")  # prefixes of one proof at once
+_probes = ThreadPoolExecutor(max_workers=8, thread_name_prefix="access-probe")  # prefixes of one proof at once
 
 
 def clear_cache() -> None:
@@ -220,8 +228,9 @@ def access_of(request, results: Callable[..., Results]) -> Access:
         return _prove(current, results, known, _clock())
 
     if known is None or (now - known.proved_at >= interval and now >= known.retry_at):
-        wait = 3 * float(settings.HTRFLOW_S3_TIMEOUT) + 1
-        return _proofs.prove_now(key, prove, wait) or known or Access(known=False)
+        # Waited for within a page's budget; past it, the last proof (or "not checked") answers now.
+        fresh = _proofs.prove_within(key, prove, float(settings.HTRFLOW_STORE_WAIT_SECONDS))
+        return fresh or known or Access(known=False)
     if now >= known.retry_at and (now - known.proved_at >= interval / 2 or _unproved(known, results)):
         _proofs.prove_later(key, prove)
     return known

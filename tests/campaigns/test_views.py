@@ -564,24 +564,29 @@ def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_back
     assert aged.get(key).progress.done == 4  # what the store said a moment ago, without waiting for it
     assert aged.reads == 1  # and the read again costs the same budget as a read
     for _ in range(100):
-        if len(reader.asked) == 2 and not progress_module._refreshing:
+        if len(reader.asked) == 2 and not progress_module._in_flight:
             break
         time.sleep(0.02)
     assert reader.asked == [key, key]
     fresh = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
     assert fresh.get(key).progress.done == 7 and reader.asked == [key, key]  # the next poll has the new answer
-    # a read again that the store refuses drops the last answer: the next poll asks and says so
+    # a read again that the store refuses replaces the last answer: the next poll says so
     progress_module._answers.delete(progress_module._cache_key(progress_module._person(PersonRequest("anna")), key))
     from results.store.outcomes import Outcome
 
     answers[key] = Outcome.UNREACHABLE
     assert progress_module.read_progress(PersonRequest("anna"), [key], timezone.now()).get(key).progress.done == 7
     for _ in range(100):
-        if len(reader.asked) == 3 and not progress_module._refreshing:
+        if len(reader.asked) == 3 and not progress_module._in_flight:
             break
         time.sleep(0.02)
     refused = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
     assert refused.card_outcome == progress_module.UNREACHABLE and refused.get(key).progress is None
+    # said while the store is asked again behind it, without a wait
+    for _ in range(100):
+        if len(reader.asked) == 4 and not progress_module._in_flight:
+            break
+        time.sleep(0.02)
     answers[key] = {"stage": "stream", "pages_total": 10, "pages_done": 7}
     # someone else never sees anna's last answer: their first read waits for the store
     other = progress_module.read_progress(PersonRequest("bertil"), [key], timezone.now())
@@ -603,22 +608,37 @@ def test_an_ended_session_and_a_forbidden_volume_each_have_their_words(fake_read
     assert "log in again" in report.card_sentence
 
 
-def test_a_slow_store_costs_one_short_wait_not_one_per_volume(fake_reader, monkeypatch):
+def test_a_slow_store_costs_one_short_wait_and_its_answers_land_for_the_next_poll(fake_reader, monkeypatch, settings):
+    import threading
+
     from django.utils import timezone
 
+    from tests.fixtures.kube import eventually
+
+    settings.HTRFLOW_STORE_WAIT_SECONDS = 0.2
     reader = fake_reader({})
+    answer = threading.Event()
 
     def slow(key, max_bytes=None):
-        import time
-
-        time.sleep(2.2)
-        return {}
+        reader.asked.append(key)
+        answer.wait(10)
+        return {"stage": "stream", "pages_total": 10, "pages_done": 3}
 
     monkeypatch.setattr(reader, "get_json", slow)
     keys = [f"ns/p/S{i}/progress.json" for i in range(4)]
     report = progress_module.read_progress(PersonRequest(), keys, timezone.now())
-    assert {report.get(k).outcome for k in keys} == {progress_module.TIMEOUT}
-    assert "did not answer in time" in report.card_sentence
+    assert {report.get(k).outcome for k in keys} == {progress_module.PENDING}
+    assert report.get(keys[0]).note == "Progress not known yet: the results store is still answering."
+    assert "slow to answer" in report.card_sentence and "did not answer in time" not in report.card_sentence
+    again = progress_module.read_progress(PersonRequest(), keys, timezone.now())
+    assert {again.get(k).outcome for k in keys} == {progress_module.PENDING}
+    assert again.reads == 0 and len(reader.asked) == 4  # one read per key in flight, paid for once
+    answer.set()
+    eventually(lambda: all(progress_module.read_progress(PersonRequest(), keys, timezone.now()).get(k).progress
+                           for k in keys))
+    landed = progress_module.read_progress(PersonRequest(), keys, timezone.now())
+    assert [landed.get(k).progress.done for k in keys] == [3] * 4 and landed.card_sentence == ""
+    assert len(reader.asked) == 4
 
 
 def test_several_namespaces_name_the_namespace_on_each_card(cluster, results_client, settings):
