@@ -86,7 +86,7 @@ def observe(
         return Timeline(job_uid, started_at, (Point(at, finished),), at)
     start = started_at or timeline.started_at
     points = timeline.points
-    if points and at < points[-1].at:
+    if (points and at < points[-1].at) or (timeline.seen_at is not None and at < timeline.seen_at):
         return timeline
     if points and finished < points[-1].finished:
         return Timeline(job_uid or timeline.job_uid, start, (Point(at, finished),), at)
@@ -106,17 +106,6 @@ def _compact(points: tuple[Point, ...], now: datetime) -> tuple[Point, ...]:
     return tuple(kept)
 
 
-def _count_at(timeline: Timeline, at: datetime) -> int | None:
-    """Volumes finished at `at` as the timeline knows it (the newest point not after it), or None."""
-    before = [p for p in timeline.points if p.at <= at]
-    if before:
-        return before[-1].finished
-    if timeline.started_at is not None and timeline.started_at <= at:
-        # Nothing seen so early; the count at the start was 0 and the first point is a lower bound.
-        return None
-    return None
-
-
 # --- pace, forecast, stall ------------------------------------------------------------------------
 
 
@@ -129,27 +118,26 @@ def measure(timeline: Timeline, now: datetime, parallelism: int) -> Pace:
         since_start = finished / hours
     recent, seconds = _recent(timeline, now)
     usual = None
-    per_hour = recent if recent else since_start
-    if per_hour and parallelism > 0:
-        usual = 3600 * parallelism / per_hour
+    moved = timeline.moved_at
+    if finished > 0 and parallelism > 0 and timeline.started_at is not None and moved is not None:
+        # Up to the last finish, not to now: a campaign that stopped moving keeps the volume time it had.
+        usual = parallelism * max(0.0, (moved - timeline.started_at).total_seconds()) / finished or None
     return Pace(since_start=since_start, recent=recent, recent_seconds=seconds, volume_seconds=usual)
 
 
 def _recent(timeline: Timeline, now: datetime) -> tuple[float | None, float]:
+    """Volumes per hour from the newest point at or before an hour ago (else the first point) to now."""
     if not timeline.points:
         return None, 0.0
     window_start = now - WINDOW
     if timeline.started_at is not None and timeline.started_at >= window_start:
         return None, 0.0  # started within the hour: the since-start pace is the recent one
-    then = _count_at(timeline, window_start)
-    start_at = window_start
-    if then is None:
-        first = timeline.points[0]
-        then, start_at = first.finished, first.at
-    seconds = (now - start_at).total_seconds()
+    before = [p for p in timeline.points if p.at <= window_start]
+    then = before[-1] if before else timeline.points[0]
+    seconds = (now - then.at).total_seconds()
     if seconds < MIN_RECENT.total_seconds():
         return None, 0.0
-    return (timeline.finished - then) * 3600 / seconds, seconds
+    return (timeline.finished - then.finished) * 3600 / seconds, seconds
 
 
 def forecast(

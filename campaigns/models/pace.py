@@ -78,9 +78,9 @@ class Pace:
     """Volumes finished per hour, over the last hour (or what was observed of it) and since start."""
 
     since_start: float | None = None  # volumes per hour from the start to now
-    recent: float | None = None  # volumes per hour over the last hour (or `recent_seconds`)
+    recent: float | None = None  # volumes per hour since the point an hour back, or the first one (`recent_seconds`)
     recent_seconds: float = 0.0  # how long the recent window is (3600 once an hour was observed)
-    volume_seconds: float | None = None  # the usual wall time of one volume at the current parallelism
+    volume_seconds: float | None = None  # one volume's usual time: parallelism x time to the last finish / finished
     pages_per_hour: float | None = None  # where a progress read knows it (`with_pages`)
 
     def as_api(self) -> dict:
