@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns.web import api, list_views, rerun_views, views
+from campaigns.web import api, feed_views, list_views, rerun_views, views
 from campaigns.web.gate import gated
 
 # Every view here shows campaign data, so every one is behind the gate (campaigns/web/gate.py).
@@ -15,7 +15,12 @@ urlpatterns = gated(
         ),
         path("api/v1/jobs", api.jobs, name="api_jobs"),
         path("api/v1/jobs/<str:namespace>/<str:name>", api.job_detail, name="api_job_detail"),
+        path("feed", feed_views.feed_page, name="campaign_feed_page"),
+        path("feed.atom", feed_views.session_feed, name="campaign_feed"),
     ]
 )
 # The one view that names no campaign.
 urlpatterns.append(path("api/v1/version", api.version, name="api_version"))
+# The feed by its token, for readers that cannot log in: no session, so not the gate; the token's person's
+# rights, last proved at a visit behind the gate, are its gate (campaigns/web/feed_views.py).
+urlpatterns.append(path("feed/token.atom", feed_views.token_feed, name="campaign_feed_by_token"))

@@ -190,6 +190,9 @@ HTRFLOW_SESSION_KEY_FILE = env_str("HTRFLOW_SESSION_KEY_FILE", "/secrets/session
 HTRFLOW_CARDS_FOR = env_choice("HTRFLOW_CARDS_FOR", "namespace-readers", {"store-accounts", "namespace-readers"})
 # Seconds a proof of what an account may read is good for; it is renewed in the background after half.
 HTRFLOW_ACCESS_SECONDS = env_float("HTRFLOW_ACCESS_SECONDS", 300.0, minimum=1.0)
+# Hours a feed token may show what its person's account was last proved to read at a visit with a session;
+# older, the feed is refused with a sentence until they use the site again (results/accounts/feeds.py).
+HTRFLOW_FEED_RIGHTS_HOURS = env_float("HTRFLOW_FEED_RIGHTS_HOURS", 72.0, minimum=0.01)
 # Files one person may be downloading from one process at once; past it, 429 (results/store/downloads.py).
 HTRFLOW_DOWNLOADS_PER_PERSON = env_int("HTRFLOW_DOWNLOADS_PER_PERSON", 4, minimum=1, maximum=1000)
 S3_ENDPOINT = env_url("S3_ENDPOINT", "")

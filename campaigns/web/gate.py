@@ -20,6 +20,7 @@ from django.shortcuts import render
 
 from campaigns.cluster import kube, reading
 from campaigns.models import Campaign
+from results.accounts import feeds
 from results.accounts.middleware import login_refusal
 from results.store import access
 
@@ -85,6 +86,7 @@ def campaign_view(view):
             return once[with_samples]
 
         allowed = access.access_of(request, results)
+        feeds.remember(request.results_session, allowed)  # what a feed token may show follows each visit
         if allowed.ended:
             request.results_session_ended = True
             return login_refusal(request)

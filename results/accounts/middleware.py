@@ -16,7 +16,8 @@ from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from results.accounts import session
 from results.store.outcomes import Outcome, StoreError
 
-EXEMPT_PATHS = {"/login", "/logout", "/healthz", "/favicon.ico"}
+# /feed/token.atom: a feed reader with a feed token and no session (results/accounts/feeds.py).
+EXEMPT_PATHS = {"/login", "/logout", "/healthz", "/favicon.ico", "/feed/token.atom"}
 EXEMPT_PREFIXES = ("/static/", "/results/")
 
 
