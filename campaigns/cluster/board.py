@@ -12,8 +12,8 @@ objects changed since are projected anew, the others are the same objects as bef
 of a reading follows what changed, not how many volumes the namespace holds.
 
 While a needed list cannot be read, the reading keeps the last state with `unreachable_since` and
-the failure's cause, for the banner. Before anything was read, `reading()` raises
-`kube.ClusterUnavailable` with the sentence of what went wrong.
+the cause of the failure met last (what the server does now), for the banner. Before anything was
+read, `reading()` raises `kube.ClusterUnavailable` with the sentence of what went wrong.
 """
 
 from __future__ import annotations
@@ -122,9 +122,14 @@ class Board:
         seen: tuple = ()
         last = 0.0
         while not self._stopped.is_set():
-            # Why a list fails is part of the state: the banner follows the cause as it changes (a
-            # watch cut as the server goes away, then its next call refused: "not taking connections").
-            state = tuple((each.version, each.failure.cause if each.failure else None) for each in self.informers)
+            # Why a list fails is part of the state: the banner follows the cause of the failure met
+            # last as it changes (a watch cut as the server goes away, then its next call refused: "not
+            # taking connections"; then answers with errors as it comes back, met first by one list).
+            newest = _newest(self._required())
+            state = (
+                tuple((each.version, each.failure.cause if each.failure else None) for each in self.informers),
+                (newest.cause, newest.sentence) if newest else None,
+            )
             due = time.monotonic() - last >= REPROJECT_SECONDS
             if state != seen or due or self.current is None:
                 try:
@@ -141,14 +146,14 @@ class Board:
     def _publish(self) -> None:
         failing = [each for each in self._required() if each.failure is not None or not each.known]
         if failing and self.current is None and all(each.synced.is_set() for each in self.informers):
-            trouble = next((each.failure for each in failing if each.failure), None)
+            trouble = _newest(failing)
             self.first_problem = trouble or kube.ClusterUnavailable("The cluster has not been read yet.")
             self._notify()
             return
         if self.current is None and not all(each.synced.is_set() for each in self.informers):
             return  # the first reading waits for every list's first answer, optional ones too
         if failing:
-            trouble = next((each.failure for each in failing if each.failure), None)
+            trouble = _newest(failing)
             since = min((each.failing_since for each in failing if each.failing_since), default=datetime.now(UTC))
             self.current = _replace(self.current, since, trouble)
             self._notify()
@@ -206,6 +211,13 @@ class Board:
             self._wake.set()
             time.sleep(0.01)
         return self.reading()
+
+
+def _newest(informers: list[informer.Informer]) -> kube.ClusterUnavailable | None:
+    """The failure met last among these lists: what the server does now (one list may still hold the
+    cause it met before its back-off, while the others already meet the next one)."""
+    failed = [each for each in informers if each.failure is not None]
+    return max(failed, key=lambda each: each.failed_at).failure if failed else None
 
 
 def _older(version: str, wanted: int) -> bool:

@@ -15,9 +15,10 @@ from datetime import UTC, datetime
 import pytest
 import yaml
 
-from campaigns.cluster import board, kube
+from campaigns.cluster import board, informer, kube
 from campaigns.wording.banners import stale_banner
 from tests.campaigns.test_kube import NS, load_campaigns
+from tests.fixtures.kube import eventually
 
 LIST = f"/apis/batch/v1/namespaces/{NS}/jobs"
 
@@ -292,3 +293,22 @@ def test_when_the_api_server_goes_away_the_banner_says_it_is_not_taking_connecti
     assert reading.cause == kube.DOWN, reading.problem
     assert reading.banner().startswith("The cluster has not been taking connections since ")
     assert [c.name for c in reading.campaigns] == ["campaign-000"]  # the last state is still shown
+
+
+def test_the_banner_follows_the_failure_met_last_not_the_first_list_in_trouble(fronted):
+    """The Jobs list met errors and waits long before its next try; meanwhile the server goes away and
+    the other lists meet that: the banner says what the server does now."""
+    double, front = fronted
+    load_campaigns(double, 1)
+    assert board.reading(NS).banner() is None
+    jobs = next(each for each in board.board(NS).informers if each.source.field == "jobs")
+    double.inject_fault(r".", status=503)
+    double.drop_watches()
+    eventually(lambda: jobs.failure is not None and jobs.failure.cause == kube.BROKEN)
+    jobs._backoff = informer.Backoff(120.0, 120.0)  # from its next failure on, a minute or two apart
+    first = jobs.failed_at
+    eventually(lambda: jobs.failed_at > first)
+    front.go_down()
+    reading = eventually(lambda: (r := board.reading(NS)).cause == kube.DOWN and r, seconds=20)
+    assert jobs.failure.cause == kube.BROKEN  # the first list in trouble still holds what it met
+    assert reading.banner().startswith("The cluster has not been taking connections since ")
