@@ -17,7 +17,8 @@ permanent_setup, transient_retrying, transient_last_attempt, verify_missing_page
 deadline_exceeded, oom_killed, evicted, queued_turn, queued_never_fits, queued_missing_priority,
 paused_before_start, paused_after_some, succeeded, succeeded_failed_pages, partially_failed,
 failed, split, job_gone, job_gone_partially_failed, images_form, old_log_key, limited_denied,
-quality_scored (its pipeline ``swe-lines-v2-scored`` scores every page), quality_unscored.
+quality_scored (its pipeline ``swe-lines-v2-scored`` scores every page), quality_unscored, stalled (pods
+running, nothing finished and nothing written for over an hour).
 
 Results addresses inside the bucket (``viewer_url``, IIIF ``seeAlso``, log lines) are built from
 ``results_url``, and image and manifest addresses from ``image_base``; both are only known once
@@ -364,6 +365,31 @@ def _probate(b: _Builder) -> Campaign:
     return c
 
 
+def _stalled(b: _Builder) -> Campaign:
+    """Running, yet stuck: two pods have run for over an hour, no volume finished and no page was written
+    since a few minutes after the start (a hung pipeline, or a store that accepts nothing). The simulator
+    leaves it as it is; it holds no GPU quota, so the other campaigns' queue stays as it was."""
+    ids = b.ids("C00802", 10, 8)
+    c = Campaign(
+        "county-court-minutes-1850",
+        "county-court-minutes-1850",
+        b.pipelines["swe-lines-v2"],
+        b.now - timedelta(hours=1, minutes=20),
+        b.volumes(ids, b.pages("county-court-minutes-1850", 8, 30, 40)),
+        parallelism=2,
+        gpus_per_pod=0,
+        stuck=True,
+    )
+    c.started = c.created + timedelta(seconds=4)
+    for number, volume in enumerate(c.volumes[:2]):
+        volume.state = RUNNING
+        volume.ok_pages = 9 + 3 * number
+        volume.started_at = c.started + timedelta(seconds=20 + 10 * number)
+        volume.updated_at = volume.started_at + timedelta(minutes=6 + number)
+        add_pod(c, volume, "running", volume.started_at - timedelta(seconds=5))
+    return c
+
+
 def _queued(b: _Builder, name: str, ids: list[str], created: datetime, **options) -> Campaign:
     c = Campaign(
         name,
@@ -484,6 +510,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
     long_running = _land_surveys(b)
     church = _church(b)
     probate = _probate(b)
+    stalled = _stalled(b)
     queued_turn = _queued(
         b,
         "estate-inventories-1890",
@@ -598,6 +625,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
         long_running,
         church,
         probate,
+        stalled,
         split_two,
         queued_turn,
         never_fits,
@@ -634,6 +662,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
         "long_running": long_running.name,
         "finishing_soon": church.name,
         "warmup_pending": probate.name,
+        "stalled": stalled.name,  # pods running, nothing finished and nothing written for over an hour
         "warmup_failed": failed.name,
         "warmup_wait_exit13": failed.name,
         "permanent_setup": parish.name,

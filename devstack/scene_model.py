@@ -95,6 +95,7 @@ class Campaign:
     failed_volumes_record: list | None = None
     gpus_short: int = 0
     page_rate: int = 1
+    stuck: bool = False  # its pods run but nothing moves: the simulator leaves it as built
 
     @property
     def uid(self) -> str:

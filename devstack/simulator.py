@@ -113,6 +113,7 @@ class Simulator:
     def _moving(campaign: Campaign) -> bool:
         return (
             not campaign.job_gone
+            and not campaign.stuck
             and not campaign.finished
             and not campaign.suspended
             and campaign.workload_state == "admitted"

@@ -4,7 +4,8 @@ Pure words over `models.pace` values. Times are said in UTC, as everywhere on th
 and clock times are rounded (to 5 or 10 minutes) so a card does not change with every poll, and a
 range is said as a range. The stall sentence names what still moves and what does not, from the
 cluster (pods running, volumes finished) and, where the person's own progress read saw them, the
-pages (`PageEvidence`); without them it says what the cluster alone shows. Then the next thing to
+pages (`PageEvidence`: written within the last 10 minutes, as a running volume's row counts it, means
+they still move); without them it says what the cluster alone shows. Then the next thing to
 check: the warm-up when pods wait for the model cache, else a running volume's run log, then the store.
 """
 
@@ -26,6 +27,7 @@ from campaigns.models.pace import (
     PageEvidence,
     TooEarly,
 )
+from campaigns.wording.progress import STALE_PROGRESS_SECONDS
 from campaigns.wording.words import plural
 
 TOO_EARLY = "Too early to say when it will finish"
@@ -150,7 +152,7 @@ def stall_sentence(
     last = evidence.last_written_at if evidence is not None else None
     volume = evidence.last_volume if evidence is not None else ""
     after = view.stall_after_seconds or 0
-    if last is not None and (now - last).total_seconds() < after:
+    if last is not None and (now - last).total_seconds() < min(after, STALE_PROGRESS_SECONDS):
         text = (
             f"{pods} running and pages are still being written (the last at {last:%H:%M} UTC by {volume}), "
             f"but no volume finished for {quiet}."
