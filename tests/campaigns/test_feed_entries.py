@@ -1,0 +1,90 @@
+"""The feed's entries (campaigns/presentation/feed.py), pure: which campaign events become entries, their
+ids and times, and that a stall reaches the feed through the product's one notion of attention."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from campaigns.models import FAILED, RUNNING, SUCCEEDED, Campaign, Counts, QueueState, Sentence, Volume, VolumeReason
+from campaigns.models.pace import CampaignPace
+from campaigns.presentation.feed import FINISHED_DAYS, entries
+
+NOW = datetime(2026, 12, 3, 14, 0, tzinfo=UTC)
+NOTICED = (NOW - timedelta(minutes=7)).timestamp()
+
+
+def url(campaign):
+    return f"https://htr.example/campaigns/{campaign.namespace}/{campaign.name}"
+
+
+def feed_of(*campaigns, noticed=None):
+    asked = []
+
+    def when(event):
+        asked.append(event)
+        return NOTICED if noticed is None else noticed
+
+    return entries(list(campaigns), NOW, url, when), asked
+
+
+def running(name="parish-1870", uid="uid-1", **fields):
+    return Campaign(namespace="htr-batch", name=name, phase=RUNNING, job_uid=uid, **fields)
+
+
+def failed_volume(at):
+    return Volume(index=1, id="C2", state="failed", reason=VolumeReason(finished_at=at),
+                  sentence=Sentence("It ran out of memory while segmenting pages"))
+
+
+def test_a_stalled_campaign_reaches_the_feed_with_its_line_and_no_code_of_its_own():
+    pace = CampaignPace(running_pods=12, stalled_since=NOW - timedelta(minutes=47))
+    found, asked = feed_of(running(pace=pace))
+    assert [(e.kind, e.title) for e in found] == [("attention", "parish-1870 needs attention")]
+    assert found[0].summary == "Stalled: no volume finished since 13:13 UTC while 12 pods run."
+    assert found[0].updated == datetime.fromtimestamp(NOTICED, UTC) and len(asked) == 1
+
+
+def test_each_cause_is_an_entry_of_its_own_and_its_time_is_the_campaigns_own_when_known():
+    first = NOW - timedelta(hours=2)
+    queue = QueueState(kind="never_fits", since=NOW - timedelta(hours=3), sentence=Sentence("It can never fit"))
+    campaign = running(counts=Counts(total=2, failed=1), failures=[failed_volume(first)], queue=queue)
+    found, asked = feed_of(campaign)
+    assert [e.summary for e in found] == [
+        "1 volume failed. C2: It ran out of memory while segmenting pages.",
+        "It can never fit.",
+    ]
+    assert [e.updated for e in found] == [first, NOW - timedelta(hours=3)]
+    assert asked == []  # both times known: nothing noted
+    assert len({e.id for e in found}) == 2
+
+
+def test_ids_stay_while_the_job_does_and_a_new_job_is_a_new_entry():
+    pace = CampaignPace(running_pods=1, stalled_since=NOW)
+    once, _ = feed_of(running(pace=pace))
+    again, _ = feed_of(running(pace=pace, counts=Counts(total=9, done=1)))
+    rerun, _ = feed_of(running(uid="uid-2", pace=pace))
+    assert once[0].id == again[0].id != rerun[0].id
+    assert once[0].id.startswith("urn:uuid:")
+
+
+def test_finished_campaigns_stay_for_a_while_with_their_outcome():
+    recent = Campaign(namespace="htr-batch", name="recent", phase=SUCCEEDED, job_uid="a",
+                      finished_at=NOW - timedelta(days=1), counts=Counts(total=40, done=40))
+    old = Campaign(namespace="htr-batch", name="old", phase=SUCCEEDED, job_uid="b",
+                   finished_at=NOW - timedelta(days=FINISHED_DAYS, seconds=1), counts=Counts(total=1, done=1))
+    failed = Campaign(namespace="htr-batch", name="failed", phase=FAILED, job_uid="c",
+                      counts=Counts(total=3, done=1, failed=2), sentence=Sentence("2 volumes failed for good"))
+    found, asked = feed_of(recent, old, failed)
+    assert [(e.title, e.summary) for e in found] == [
+        ("failed finished: failed", "Failed: 1 of 3 volumes done, 2 failed. 2 volumes failed for good."),
+        ("recent finished: succeeded", "Succeeded: 40 of 40 volumes done."),
+    ]
+    assert asked == ["htr-batch/failed/c/finished"]  # no finish time: when the site first noticed it
+
+
+def test_text_a_feed_cannot_carry_is_escaped_and_invisible_characters_shown():
+    campaign = running(warmup=None, counts=Counts(total=1, failed=1),
+                       failures=[Volume(index=0, id="C\u202e1", state="failed",
+                                        sentence=Sentence("bad\x00 \x1b[31m byte"))])
+    found, _ = feed_of(campaign)
+    assert found[0].summary == "1 volume failed. C\u27e8U+202E\u27e91: bad\\x00 \\x1b[31m byte."
