@@ -29,6 +29,7 @@ from prometheus_client.registry import REGISTRY
 
 PREFIX = "htrbrowser"
 OK = "ok"
+NO_CAUSE = "none"
 
 SNAPSHOT_READ_AT = Gauge(
     f"{PREFIX}_snapshot_read_timestamp_seconds",
@@ -48,7 +49,12 @@ SNAPSHOT_BYTES = Gauge(
     ["namespace"],
     multiprocess_mode="mostrecent",
 )
-KUBE_CALLS = Counter(f"{PREFIX}_kube_calls", "Kubernetes API calls, by outcome.", ["outcome"])
+KUBE_CALLS = Counter(
+    f"{PREFIX}_kube_calls",
+    "Kubernetes API calls, by outcome and by cause: why one failed, as the banner words it (down, slow, "
+    "unreachable, broken, throttled, refused; expired and not-served for a 410 and a 404), none when it did not.",
+    ["outcome", "cause"],
+)
 KUBE_BYTES = Counter(f"{PREFIX}_kube_read_bytes", "Bytes read from the Kubernetes API.")
 STORE_CALLS = Counter(f"{PREFIX}_store_calls", "Results store (S3) calls, by outcome.", ["outcome"])
 LOGINS = Counter(f"{PREFIX}_logins", "Login attempts, by outcome.", ["outcome"])
@@ -77,9 +83,11 @@ WATCH_BACKOFF = Counter(
 # --- the calls the code makes -------------------------------------------------------------------
 
 
-def kube_call(outcome: str, size: int = 0) -> None:
-    """One Kubernetes API call ended: `ok`, `http_<status>`, `timeout`, `unreachable`, `not_json`."""
-    KUBE_CALLS.labels(outcome).inc()
+def kube_call(outcome: str, size: int = 0, cause: str = NO_CAUSE) -> None:
+    """One Kubernetes API call ended: `ok`, `http_<status>`, `timeout`, `unreachable`, `not_json`; and
+    why, when it failed (`kube.ClusterUnavailable.cause`: a refused connection is `down`, whatever
+    urllib3 calls it)."""
+    KUBE_CALLS.labels(outcome, cause).inc()
     if size:
         KUBE_BYTES.inc(size)
         _tally_bytes(size)
@@ -180,12 +188,18 @@ def counts_kube_calls(call):
         try:
             answer = call(*args, **kwargs)
         except Exception as error:
-            kube_call(kube_outcome(error))
+            kube_call(kube_outcome(error), cause=kube_cause(error))
             raise
         kube_call(OK)
         return answer
 
     return counted
+
+
+def kube_cause(error: BaseException) -> str:
+    """Why a call failed, as the error raised says (its `cause`); `unknown` for anything else."""
+    cause = getattr(error, "cause", None)
+    return cause if isinstance(cause, str) and cause else "unknown"
 
 
 def kube_outcome(error: BaseException) -> str:

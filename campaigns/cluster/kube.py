@@ -71,9 +71,7 @@ class NotReadable(Exception):
     def __init__(self, status: int):
         super().__init__(status)
         self.status = status
-
-
-_NotReadable = NotReadable
+        self.cause = {403: REFUSED, 410: "expired"}.get(status, "not-served")  # for core.metrics
 
 
 @dataclass(frozen=True)
@@ -542,18 +540,13 @@ class Conflict(Exception):
     """409: the object changed since it was read, or one by that name already exists."""
 
 
-def _status_of(trouble: ClusterUnavailable) -> int | None:
-    """The HTTP status behind a ClusterUnavailable raised by `_call`, when the API did answer."""
-    return trouble.status
-
-
 def _write(method: str, path: str, body: dict, content_type: str, what: str) -> dict:
     try:
         return _call(method, path, body=body, content_type=content_type)
-    except _NotReadable as refused:
+    except NotReadable as refused:
         raise ClusterUnavailable(f"{what} was refused ({refused.status})") from None
     except ClusterUnavailable as trouble:
-        if _status_of(trouble) == 409:
+        if trouble.status == 409:
             raise Conflict(what) from None
         raise
 
@@ -561,7 +554,7 @@ def _write(method: str, path: str, body: dict, content_type: str, what: str) -> 
 def _get_or_none(path: str) -> dict | None:
     try:
         return _call("GET", path)
-    except _NotReadable as refused:
+    except NotReadable as refused:
         if refused.status == 404:
             return None
         raise ClusterUnavailable(f"reading {path} was refused ({refused.status})") from None

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 import pytest
 import yaml
+from prometheus_client import REGISTRY
 
 from campaigns.cluster import board, informer, kube
 from campaigns.wording.banners import stale_banner
@@ -210,6 +211,40 @@ def test_every_cause_opens_the_banner_with_its_own_sentence(point_at, silent_lis
         401: "The cluster has refused this site's reads",
         403: "The cluster has refused this site's reads",
     }
+
+
+def calls_by_cause() -> dict[str, float]:
+    counted: dict[str, float] = {}
+    for family in REGISTRY.collect():
+        for sample in family.samples:
+            if sample.name == "htrbrowser_kube_calls_total":
+                cause = sample.labels["cause"]
+                counted[cause] = counted.get(cause, 0.0) + sample.value
+    return counted
+
+
+def test_the_calls_metric_carries_each_cause_as_the_banner_words_it(point_at, silent_listener, kube_double):
+    """A refused connection is counted as `down` (urllib3 names it a connect timeout), a silent server as
+    `slow`, a 403 as `refused`, a call answered as `none`."""
+    met = {}
+    for cause, server, token in (
+        ("down", f"http://127.0.0.1:{unused_port()}", "nobody-checks-it"),
+        ("slow", f"http://127.0.0.1:{silent_listener}", "nobody-checks-it"),
+        ("refused", kube_double.url, kube_double.token),
+        ("none", kube_double.url, kube_double.token),
+    ):
+        point_at(server, token)
+        fault = kube_double.inject_fault(r"/jobs$", status=403) if cause == "refused" else None
+        before = calls_by_cause().get(cause, 0.0)
+        try:
+            kube.list_source(kube.sources(NS)[0])
+        except kube.ClusterUnavailable:
+            pass
+        finally:
+            if fault is not None:
+                fault.remove()
+        met[cause] = calls_by_cause().get(cause, 0.0) - before
+    assert met == {"down": 1, "slow": 1, "refused": 1, "none": 1}
 
 
 # --- the board's banner when the API server goes away --------------------------------------------------

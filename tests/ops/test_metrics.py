@@ -64,7 +64,7 @@ def test_a_page_view_shows_every_figure(cluster, client, store, session_key_file
     def grew(name, **labels):
         return value(after, name, **labels) - value(before, name, **labels)
 
-    assert grew("htrbrowser_kube_calls_total", outcome="ok") >= 6
+    assert grew("htrbrowser_kube_calls_total", outcome="ok", cause="none") >= 6
     assert grew("htrbrowser_kube_read_bytes_total") > 0
     assert value(after, "htrbrowser_snapshot_bytes", namespace=NS) > 0
     assert grew("htrbrowser_snapshot_refresh_seconds_count", namespace=NS) >= 2
@@ -86,9 +86,9 @@ def test_a_page_view_shows_every_figure(cluster, client, store, session_key_file
 def test_a_refused_kube_call_is_counted_by_its_status(cluster, client, store, session_key_file):
     login_as(client, store.accounts["full"])
     cluster.inject_fault(r"/jobs", status=403)
-    before = value(scrape(), "htrbrowser_kube_calls_total", outcome="http_403")
+    before = value(scrape(), "htrbrowser_kube_calls_total", outcome="http_403", cause="refused")
     client.get("/")
-    assert value(scrape(), "htrbrowser_kube_calls_total", outcome="http_403") > before
+    assert value(scrape(), "htrbrowser_kube_calls_total", outcome="http_403", cause="refused") > before
 
 
 def test_a_list_poll_that_brings_nothing_new_counts_as_unchanged(cluster, client, store, session_key_file):

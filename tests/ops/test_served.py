@@ -111,7 +111,7 @@ def test_two_workers_add_up_and_log_json_lines_with_the_request_id(served, store
             samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
     # Every worker's logins, whichever served them: the sum is exact only if the workers add up.
     assert samples[("htrbrowser_logins_total", (("outcome", "accepted"),))] == LOGINS
-    assert samples[("htrbrowser_kube_calls_total", (("outcome", "ok"),))] >= 6
+    assert samples[("htrbrowser_kube_calls_total", (("cause", "none"), ("outcome", "ok")))] >= 6
     assert samples[("htrbrowser_snapshot_bytes", (("namespace", "htr-batch"),))] > 0
     assert ("htrbrowser_snapshot_age_seconds", (("namespace", "htr-batch"),)) in samples
     assert samples[("htrbrowser_polls_total", (("changed", "true"), ("kind", "card")))] >= 1
