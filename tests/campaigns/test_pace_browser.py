@@ -1,0 +1,70 @@
+"""A stalled campaign in Chromium against the devstack scene: its card turns to "needs attention" once the
+stall time passes, with the sentence naming what moves and what does not, and what to check first.
+
+The scene's `stalled` campaign has two pods running, no volume finished and no page written since a few
+minutes after its start (over an hour ago). The stall time is set just past its age, so the card is first
+seen calm and then turns by itself, without a reload.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+from playwright.sync_api import expect
+
+from campaigns.cluster import board, reading
+from campaigns.presentation import cards
+from campaigns.store import progress as progress_module
+from campaigns.web import list_views
+from tests.fixtures.session import browser_login
+
+pytestmark = pytest.mark.browser
+
+TURNS_AFTER_MINUTES = 0.4  # the stall time is the campaign's age plus this
+
+
+@pytest.fixture
+def stalled_page(scene, live_server, page, settings, session_key_file, monkeypatch):
+    """A logged-in browser; the board projects again every second, as it does when the simulator moves."""
+    monkeypatch.setattr(cards, "POLL_SECONDS", 2)
+    monkeypatch.setattr(list_views, "POLL_SECONDS", 2)
+    monkeypatch.setattr(board, "REPROJECT_SECONDS", 1.0)
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
+    settings.HTRFLOW_WRITE_STATUS = False
+    stalled = scene.scene.campaign_of("stalled")
+    age = (datetime.now(UTC) - stalled.started).total_seconds() / 60
+    settings.HTRFLOW_STALL_MINUTES = age + TURNS_AFTER_MINUTES
+    reading.clear_cache()
+    progress_module.clear_cache()
+    browser_login(page, live_server.url, scene.store.accounts["full"])
+    yield page, stalled
+    reading.clear_cache()
+
+
+def test_a_stalled_campaign_turns_to_needs_attention_with_what_moves_and_what_to_check(stalled_page, live_server):
+    page, stalled = stalled_page
+    page.goto(f"{live_server.url}/?open=htr-batch/{stalled.name}")
+    card = page.locator(f"article[id='card-htr-batch--{stalled.name}']")
+    expect(card).to_be_visible()
+    pace = card.locator(".reason.pace")
+    expect(pace).to_have_text("Too early to say when it will finish: no volume finished so far.")
+    expect(card.locator(".chip.attention")).to_have_count(0)
+
+    expect(card.locator(".chip.attention")).to_contain_text("Needs attention", timeout=90_000)
+    newest = max(stalled.volumes[:2], key=lambda v: v.updated_at)
+    expect(pace).to_have_class(re.compile(r"\bstalled\b"))
+    expect(pace).to_contain_text(
+        re.compile(
+            r"^Stalled: 2 pods running, no volume finished for \d[^;]* and no page for \d[^;]*; "
+            rf"the last page was written at {newest.updated_at:%H:%M} UTC by {newest.id}\. "
+            rf"Check the run log of {newest.id} first, then the warm-up, "
+            r"then whether the results store accepts writes\.$"
+        )
+    )
+    row = page.locator(f"li[id='row-htr-batch--{stalled.name}']")
+    expect(row.locator(".row-sentence")).to_have_text(
+        f"Stalled: no volume finished since {stalled.started:%H:%M} UTC while 2 pods run."
+    )
+    expect(page.locator("#state-attention")).to_be_visible()
