@@ -119,11 +119,14 @@ def test_without_a_session_the_feed_sends_the_browser_to_log_in(scene, client):
     assert response.status_code == 302 and response["Location"].startswith("/login?next=/feed.atom")
 
 
-def test_a_feed_token_shows_only_the_campaigns_its_person_may_see(scene, client, store, session_key_file):
+def test_a_feed_token_shows_only_the_campaigns_its_person_may_see(scene, client, store, session_key_file, caplog):
     login_as(client, store.accounts["project"])
     address = feed_address(client)
     assert "project-reader" not in address and store.accounts["project"].password not in address
+    caplog.set_level("INFO")
     response = by_token(address)
+    assert "GET /feed/token.atom 200" in caplog.text
+    assert parse_qs(urlsplit(address).query)["token"][0] not in caplog.text  # the request log leaves the query out
     feed = parsed(response)
     assert titles(feed) == [f"{OWN} needs attention"]
     assert TROUBLED not in response.content.decode() and FINISHED not in response.content.decode()
