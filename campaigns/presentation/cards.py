@@ -18,6 +18,7 @@ from campaigns.domain.pace import with_pages
 from campaigns.domain.quality import CampaignQuality, campaign_quality
 from campaigns.models import RUNNING, Campaign, Sentence, Volume, bounded
 from campaigns.models.pace import PageEvidence
+from campaigns.presentation.pace_chart import PaceChart, chart_for
 from campaigns.store import progress
 from campaigns.wording import notes
 from campaigns.wording.pace import forecast_sentence, pace_fact, stall_sentence
@@ -190,6 +191,7 @@ class Card:
     forbidden_note: str = ""  # said once per card when the account may not read its volumes
     quality: CampaignQuality | None = None  # None: the campaign says nothing about quality
     pace_sentence: Sentence | None = None  # a running campaign's forecast, or why it needs attention: stalled
+    pace_chart: PaceChart | None = None  # a running campaign's finished volumes over time, drawn
 
     @property
     def trouble_flag(self) -> str:
@@ -386,6 +388,7 @@ def build_card(
         on_detail_page=on_detail_page,
         quality=campaign_quality(campaign, plan.active + plan.done, lambda v: report.get(v.progress_key)),
         pace_sentence=pace_sentence(campaign, rows, now),
+        pace_chart=chart_for(campaign, now, f"{dom_id(campaign)}-pace-chart", large=on_detail_page),
     )
 
 
