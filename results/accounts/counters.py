@@ -1,7 +1,8 @@
 """Counters that hold whole numbers and nothing else, shared by every process of the site.
 
-The failed-login limits (``results.accounts.ratelimit``) count here. Each counter is a key, a whole number
-and an expiry; there are two places to keep them:
+The failed-login limits (``results.accounts.ratelimit``) count here, and the feed tokens keep their numbers
+and remembered rights here (``results.accounts.feeds``). Each counter is a key, a whole number and an expiry;
+there are two places to keep them:
 
 - **Redis**, when ``HTRFLOW_REDIS_URL`` is set: every replica shares it. redis-py is used
   directly: an increment and its expiry are one small Lua script, so they happen together.
