@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-archive bench-watch bench-slow install browser redis clean
+.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -72,6 +72,11 @@ bench-watch: $(STAMP)
 # Pages and probes while 64 clients download slowly, with the image's threads and with 8 (about 3 minutes).
 bench-slow: $(STAMP)
 	$(PY) -m pytest benchmarks/bench_slow_clients.py -q -s
+
+# Pages, the read API and /healthz while the results store answers every request after 4 s, side by side
+# with the store at normal speed (about 3 minutes).
+bench-slow-store: $(STAMP)
+	$(PY) -m pytest benchmarks/bench_slow_store.py -q -s
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
