@@ -129,8 +129,10 @@ def test_a_huge_total_keeps_every_coordinate_a_plain_number_inside_the_box():
         for point in points_of(element):
             assert inside(point, chart.LARGE)
     assert "123,456 of 1,000,000,000,000 now" in drawn.sentence
-    assert any(label.text == "1,000,000,000,000 volumes" for label in chart.edge_labels(
-        chart.layout(series, huge, NOW, None, frame=chart.LARGE), huge, "volumes", NOW))
+    assert any(
+        label.text == "1,000,000,000,000 volumes"
+        for label in chart.edge_labels(chart.layout(series, huge, NOW, None, frame=chart.LARGE), huge, "volumes", NOW)
+    )
 
 
 def test_points_out_of_order_or_below_zero_are_drawn_in_time_order_from_zero():
@@ -144,7 +146,7 @@ def test_points_out_of_order_or_below_zero_are_drawn_in_time_order_from_zero():
 @given(
     steps=st.lists(st.tuples(st.integers(0, 10**6), st.integers(-5, 10**9)), min_size=1, max_size=20),
     total=st.integers(0, 10**12),
-    band=st.one_of(st.none(), st.tuples(st.integers(-10**5, 10**7), st.integers(-10**5, 10**7))),
+    band=st.one_of(st.none(), st.tuples(st.integers(-(10**5), 10**7), st.integers(-(10**5), 10**7))),
     large=st.booleans(),
 )
 def test_whatever_is_drawn_lies_inside_the_box_and_the_band_never_before_now(steps, total, band, large):
@@ -172,7 +174,7 @@ def test_a_hostile_name_and_id_are_escaped_text_never_markup():
     assert root.find(f"{SVG}title").text == f"Chart: volumes of {HOSTILE} finished over time (in words beside it)"
     assert re.fullmatch(r"[A-Za-z0-9_-]+", drawn.chart_id)
     assert root.get("aria-describedby") == f"{drawn.chart_id}-words"
-    assert f'url(#{drawn.chart_id}-hatch)' in drawn.svg
+    assert f"url(#{drawn.chart_id}-hatch)" in drawn.svg
 
 
 def test_the_svg_is_an_image_named_and_described_with_its_shapes_hidden():
@@ -232,8 +234,14 @@ def campaign_with_pace(phase=RUNNING, finished_per_10_min=2, total=40, minutes=9
     for step in range(0, minutes * 60 + 1, 30):
         at = start + timedelta(seconds=step)
         timeline = pace.observe(timeline, at, step // 600 * finished_per_10_min, "uid", start)
-    campaign = Campaign("htr-batch", "parish", phase=phase, started_at=start, parallelism=4,
-                        counts=Counts(total=total, done=timeline.finished, active=4))
+    campaign = Campaign(
+        "htr-batch",
+        "parish",
+        phase=phase,
+        started_at=start,
+        parallelism=4,
+        counts=Counts(total=total, done=timeline.finished, active=4),
+    )
     campaign.pace = pace.campaign_pace(
         timeline, NOW, total=total, running_pods=4, parallelism=4, running=phase == RUNNING
     )

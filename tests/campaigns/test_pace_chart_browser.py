@@ -122,3 +122,21 @@ def test_axe_finds_no_violation_and_the_chart_fits_390_px_with_3_to_1_lines(scen
                 assert fits_the_width(page), f"{address} scrolls sideways at 390 px"
                 box = page.locator(chart + " svg").bounding_box()
                 assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] > 20, box
+
+
+def test_a_stalled_campaign_draws_a_flat_line_without_a_forecast_and_says_since_when(scene, live_server, logged_in):
+    page = logged_in
+    name = scene.scene.situations["stalled"]
+    page.goto(f"{live_server.url}/campaigns/htr-batch/{name}")
+    section = page.locator("section.pace-large")
+    expect(section.locator("svg polyline.pace-line")).to_have_count(1)
+    expect(section.locator("svg .pace-band")).to_have_count(0)
+    words = section.locator(f"[id='card-htr-batch--{name}-pace-chart-words']")
+    expect(words).to_contain_text(re.compile(r"The line is flat: nothing has finished since \d\d:\d\d UTC\."))
+    expect(words).not_to_contain_text("hatched")
+    ys = {
+        y
+        for pair in section.locator("svg polyline.pace-line").get_attribute("points").split()
+        for y in [pair.split(",")[1]]
+    }
+    assert len(ys) == 1  # flat: nothing finished since the start
