@@ -202,7 +202,8 @@ class Remembered:
         """An ``Access`` covering what was remembered, asked only about the results ``prefixes`` the
         reading knows (one shared-state read per prefix the scope does not already cover)."""
         if self.scope == SCOPE_EVERYTHING:
-            return Access(everywhere=True)
+            # remembered under HTRFLOW_CARDS_FOR=store-accounts: worth nothing once the site is stricter
+            return Access(everywhere=True) if settings.HTRFLOW_CARDS_FOR == "store-accounts" else Access()
         under = f"{settings.HTRFLOW_RESULTS_NAMESPACE}/" if self.scope == SCOPE_NAMESPACE else ""
         store, readable = counters.counters(), set()
         try:

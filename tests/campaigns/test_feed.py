@@ -201,6 +201,24 @@ def test_rights_not_checked_for_too_long_pause_the_feed_until_the_next_visit(sce
     assert len(parsed(by_token(address)).entries) == 3
 
 
+def test_rights_remembered_while_any_account_saw_everything_count_for_nothing_once_the_site_is_stricter(
+    scene, client, store, session_key_file, settings
+):
+    settings.HTRFLOW_CARDS_FOR = "store-accounts"
+    login_as(client, store.accounts["outsider"])
+    address = feed_address(client)
+    assert len(parsed(by_token(address)).entries) == 3
+    settings.HTRFLOW_CARDS_FOR = "namespace-readers"
+    assert parsed(by_token(address)).entries == []
+
+
+def test_the_feed_page_is_private_and_never_kept(scene, client, store, session_key_file):
+    login_as(client, store.accounts["full"])
+    feed_address(client)
+    page = client.get("/feed")
+    assert page["Cache-Control"] == "private, no-store" and page["Referrer-Policy"] == "same-origin"
+
+
 def test_an_account_the_store_no_longer_knows_loses_its_feed_at_once(scene, client, store, session_key_file):
     login_as(client, store.accounts["full"])
     address = feed_address(client)
