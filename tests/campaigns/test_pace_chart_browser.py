@@ -140,3 +140,22 @@ def test_a_stalled_campaign_draws_a_flat_line_without_a_forecast_and_says_since_
         for y in [pair.split(",")[1]]
     }
     assert len(ys) == 1  # flat: nothing finished since the start
+
+
+def test_in_forced_colours_the_chart_is_drawn_in_the_system_colours(scene, live_server, logged_in):
+    page = logged_in
+    page.emulate_media(forced_colors="active")
+    page.goto(addresses(scene, live_server)[2])
+    colours = page.evaluate(
+        """() => {
+          const probe = document.createElement('span');
+          probe.style.color = 'CanvasText';
+          document.body.append(probe);
+          const text = getComputedStyle(probe).color;
+          const of = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+          return {text, line: of('section.pace-large .pace-line', 'stroke'),
+                  band: of('section.pace-large .pace-band', 'stroke'),
+                  hatch: of('section.pace-large .pace-hatch-line', 'fill')};
+        }"""
+    )
+    assert colours["line"] == colours["band"] == colours["hatch"] == colours["text"], colours
