@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 REPROJECT_SECONDS = 30.0
 MIN_PERIOD_SECONDS = 0.02
+OUTAGE_CHECK_SECONDS = 0.25  # how often a reading that shows an outage looks whether it ended
 # A first request waits this many call timeouts for the first reading of a namespace.
 FIRST_READ_TIMEOUTS = 12
 
@@ -138,10 +139,24 @@ class Board:
                     log.exception("projecting namespace %s failed", self.namespace)
                 seen, last = state, time.monotonic()
             period = max(float(settings.HTRFLOW_SNAPSHOT_SECONDS), MIN_PERIOD_SECONDS)
-            if self._stopped.wait(period):
+            if self._rest(period):
                 return
             self._wake.wait(REPROJECT_SECONDS)
             self._wake.clear()
+
+    def _rest(self, period: float) -> bool:
+        """Wait out the period between readings; True when stopped. A reading that shows an outage is
+        replaced as soon as every needed list is read again, not up to a period later."""
+        deadline = time.monotonic() + period
+        while (left := deadline - time.monotonic()) > 0:
+            if self._stopped.wait(min(left, OUTAGE_CHECK_SECONDS)):
+                return True
+            current = self.current
+            if current is not None and current.unreachable_since is not None and all(
+                each.failure is None and each.known for each in self._required()
+            ):
+                return False
+        return False
 
     def _publish(self) -> None:
         failing = [each for each in self._required() if each.failure is not None or not each.known]

@@ -6,6 +6,8 @@ longer holds); these tests follow one namespace from its first LIST through chan
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from campaigns.cluster import board, informer
@@ -139,6 +141,20 @@ def test_when_the_api_goes_down_the_last_reading_is_served_with_a_banner_and_rec
     assert stale.age_seconds() >= 0
     cluster.clear_faults()
     eventually(lambda: board.reading(NS).unreachable_since is None, seconds=20)
+
+
+def test_a_reading_that_shows_an_outage_is_replaced_as_soon_as_the_lists_are_read_again(cluster, settings):
+    """However long the period between readings, the banner does not outlast the outage by a period."""
+    load_campaigns(cluster, 1)
+    board.reading(NS)
+    cluster.inject_fault(r".*", status=503)
+    cluster.drop_watches()
+    eventually(lambda: board.reading(NS).unreachable_since)
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 300
+    now = time.monotonic()  # the next failure wakes the board, which then rests for the new period
+    eventually(lambda: any(each.failed_at > now for each in board.board(NS).informers))
+    cluster.clear_faults()
+    eventually(lambda: board.reading(NS).unreachable_since is None, seconds=30)
 
 
 def test_the_banner_says_why_the_cluster_is_not_read(cluster):
