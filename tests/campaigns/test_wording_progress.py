@@ -43,8 +43,8 @@ def test_progress_with_an_unknown_stage_or_none_still_reads():
 def test_every_outcome_a_card_or_row_can_meet_has_its_words():
     from campaigns.store import progress
 
-    assert set(CARD_SENTENCES) == set(progress.CARD_OUTCOMES)
-    row_outcomes = {progress.FORBIDDEN, progress.NOT_FOUND, progress.UNREADABLE, progress.NOT_ASKED}
+    assert set(CARD_SENTENCES) == {*progress.CARD_OUTCOMES, progress.PENDING}
+    row_outcomes = {progress.FORBIDDEN, progress.NOT_FOUND, progress.UNREADABLE, progress.NOT_ASKED, progress.PENDING}
     assert set(VOLUME_SENTENCES) == row_outcomes
     assert progress.VolumeProgress(None, progress.FORBIDDEN).note == "Your account may not read this volume."
     assert progress.ProgressReport(card_outcome=progress.TIMEOUT).card_sentence == CARD_SENTENCES["timeout"]
