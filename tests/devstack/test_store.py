@@ -251,3 +251,24 @@ def test_a_port_in_use_is_reported_not_hung(store_double):
 
     with pytest.raises(StoreError, match="did not start"):
         StoreDouble().start(port=busy_port)
+
+
+def test_a_slowed_store_answers_every_request_late_and_at_once_again_after(store_double, page_key):
+    import boto3
+    from botocore.config import Config
+    from botocore.exceptions import ReadTimeoutError
+
+    full = store_double.accounts["full"]
+    impatient = boto3.session.Session().client(
+        "s3", endpoint_url=store_double.endpoint, region_name="us-east-1",
+        aws_access_key_id=full.access_key, aws_secret_access_key=full.secret_key,
+        config=Config(read_timeout=0.5, connect_timeout=5, retries={"total_max_attempts": 1}),
+    )
+    with store_double.slowed(2.0):
+        assert store_double.delay_seconds == 2.0
+        with pytest.raises(ReadTimeoutError):  # the connection is taken, the answer comes too late
+            impatient.get_object(Bucket=store_double.bucket, Key=page_key)
+    assert store_double.delay_seconds == 0
+    assert impatient.get_object(Bucket=store_double.bucket, Key=page_key)["Body"].read() == b"<alto>first page</alto>"
+    with pytest.raises(ValueError):
+        store_double.slow(-1)
