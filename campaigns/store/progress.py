@@ -70,7 +70,8 @@ UNANSWERED = (NOT_ASKED, TIMEOUT, PENDING)
 # default local cache holds only 300 entries, which one large campaign would churn through.
 _answers = LocMemCache("htrbrowser-progress", {"OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}})
 
-# The last answer for each running volume, kept past its freshness to be shown while it is read again.
+# The last answer for each running volume (or the store's failure to give one), kept past its freshness to be
+# shown while it is read again.
 _last = LocMemCache("htrbrowser-progress-last", {"OPTIONS": {"MAX_ENTRIES": 50_000, "CULL_FREQUENCY": 10}})
 _in_flight: set[str] = set()  # cache keys being read now, for a page or in the background
 _in_flight_lock = threading.Lock()
