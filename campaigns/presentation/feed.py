@@ -130,7 +130,7 @@ def entries(
             event = _event(campaign, "finished")
             at = when(event, campaign.finished_at)
             if now - at <= timedelta(days=FINISHED_DAYS):
-                line = row(Match(campaign), "", False).sentence if campaign.in_trouble else ""
+                line = row(Match(campaign), "", False).sentence
                 found.append(_entry("finished", event, words.finished_title(campaign),
                                     words.outcome(campaign, line), at, url(campaign)))
         elif campaign.in_trouble:

@@ -38,11 +38,11 @@ def sentence_or(sentence: Sentence | None, fallback: str) -> str:
 SOMETHING = "Something about it needs a look; its page says what."
 
 
-def outcome(campaign: Campaign, why: str = "") -> str:
-    """How a finished campaign ended: its phase, its counts, and its own sentence when it has one."""
+def outcome(campaign: Campaign, line: str = "") -> str:
+    """How a finished campaign ended: the list line's own sentence when it has one (it says the outcome
+    and what to do), else its phase and counts."""
+    if line:
+        return as_sentence(line)
     counts = campaign.counts
     text = f"{campaign.phase}: {counts.done} of {plural(counts.total, 'volume')} done"
-    text += f", {counts.failed} failed." if counts.failed else "."
-    if why and why not in text:
-        text += f" {as_sentence(why)}"
-    return text
+    return text + (f", {counts.failed} failed." if counts.failed else ".")

@@ -76,8 +76,8 @@ def test_finished_campaigns_stay_for_a_while_with_their_outcome():
                       counts=Counts(total=3, done=1, failed=2), sentence=Sentence("2 volumes failed for good"))
     found, asked = feed_of(recent, old, failed)
     assert [(e.title, e.summary) for e in found] == [
-        ("failed finished: failed", "Failed: 1 of 3 volumes done, 2 failed. 2 volumes failed for good."),
-        ("recent finished: succeeded", "Succeeded: 40 of 40 volumes done."),
+        ("failed finished: failed", "2 volumes failed for good."),  # the list line, which says what to do
+        ("recent finished: succeeded", "Succeeded: 40 of 40 volumes done."),  # no line: phase and counts
     ]
     assert asked == ["htr-batch/failed/c/finished"]  # no finish time: when the site first noticed it
 
