@@ -10,6 +10,7 @@ Nothing changed: 204 and no body. Views stay thin: the board projected the campa
 from __future__ import annotations
 
 import threading
+import weakref
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
@@ -31,9 +32,14 @@ POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
 ROW_CACHE_SIZE = 20_000
 
-# A line depends only on its campaign (one object per reading) and the list's options, so its HTML
-# and fingerprint are made once per reading and shared by every tab's page and poll.
-_rows: dict[tuple, tuple[str, str]] = {}
+# A line depends only on its campaign and the list's options, so its HTML and fingerprint are made
+# once per campaign and shared by every tab's page and poll. Cached per campaign, not per reading: a
+# reading projects again only the campaigns that changed and keeps the others' very objects, so one
+# campaign's change renders one line again, not all of them (at 200 campaigns and a change every
+# few seconds, every line was rendered again at every reading). The campaign is held by a weak
+# reference (an entry never keeps an old reading's campaign alive) and compared by identity; a copy
+# made for one person (`shown_as`) is new at every request and keyed by its reading's edition.
+_rows: dict[tuple, tuple[object, str, str]] = {}
 _rows_lock = threading.Lock()
 
 
@@ -99,28 +105,31 @@ class _Page:
     def _row_digest(self, row: overview.Row) -> str:
         """The fingerprint of a line, rendered once per reading and list options."""
         campaign = row.campaign
+        shown_as = getattr(campaign, "shown_as", "")  # a copy with other people's campaigns named otherwise
         key = (
             campaign.namespace,
-            self.editions.get(campaign.namespace),
+            self.editions.get(campaign.namespace) if shown_as else None,
             campaign.name,
-            getattr(campaign, "shown_as", ""),  # a copy with other people's campaigns named otherwise
+            shown_as,
             row.opened,
             row.open_url,
             row.show_namespace,
             row.search,
             tuple(hit.volume.index for hit in row.hits),
             row.more_hits,
+            row.sentence,  # what a line shows that is set on the campaign after its projection (a stall)
+            row.tone,
         )
         with _rows_lock:
             cached = _rows.get(key)
-        if cached is None:
+        if cached is None or (not shown_as and cached[0]() is not campaign):
             html = render_to_string("campaigns/list.html#overview_row", {"row": row})
-            cached = (html, overview.fingerprint(html))
+            cached = (weakref.ref(campaign), html, overview.fingerprint(html))
             with _rows_lock:
                 if len(_rows) >= ROW_CACHE_SIZE:
                     _rows.clear()
                 _rows[key] = cached
-        return cached[1]
+        return cached[2]
 
     def _render(self, template: str, context: dict) -> str:
         return render_to_string(template, {**context, "now": self.now}, request=self.request)
