@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 from campaigns.domain import pace
 from campaigns.domain.projection import status_record_updates
 from campaigns.domain.timelines import Timelines
-from campaigns.models import RUNNING, SUCCEEDED, Campaign, Counts, PartState
+from campaigns.models import RUNNING, SUCCEEDED, Campaign, Counts, PartState, Progress, Volume
 from campaigns.models.pace import FEW_FINISHED, LAST_HOUR, NOTHING_LEFT, SINCE_START, TOO_SOON, PageEvidence
+from campaigns.presentation import cards
+from campaigns.store.progress import VolumeProgress
 from campaigns.wording import pace as words
 
 T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
@@ -303,3 +305,30 @@ def test_at_a_steady_pace_more_finished_work_never_widens_the_range(every_minute
             widths.append(view.forecast.latest - view.forecast.earliest if view.forecast else None)
     if len(widths) == 2 and None not in widths:
         assert widths[1] <= widths[0] + timedelta(seconds=1)
+
+
+# --- the card -------------------------------------------------------------------------------------
+
+
+def test_the_cards_sentence_adds_the_pages_its_own_progress_read_saw():
+    board = Timelines()
+    for minute in range(0, 181, 5):
+        campaign = running_campaign(minute // 5)
+        board.hang_on([campaign], [], minutes(minute), None)
+    now = minutes(180)
+    rows = []
+    for number, updated in enumerate((minutes(179), minutes(178))):
+        row = cards.VolumeRow(Volume(index=40 + number, id=f"C00{number}", state="active"), "")
+        read = Progress(done=30, total=60, updated_at=updated, started_at=updated - timedelta(minutes=30))
+        row.progress = VolumeProgress(read)
+        rows.append(row)
+    evidence = cards.page_evidence(rows)
+    assert evidence.last_volume == "C000" and evidence.pages_per_hour == 120
+    said = cards.pace_sentence(campaign, rows, now)
+    assert said.text.startswith("About ") and "about 120 pages an hour in the running volumes now" in said.detail
+
+    stalled = running_campaign(36)
+    board.hang_on([stalled], [], minutes(300), None)  # nothing finished for 2 h at 12 an hour: stalled
+    said = cards.pace_sentence(stalled, rows, minutes(300))
+    assert stalled.stalled and said.tone == "bad"
+    assert "the last page was written at 10:59 UTC by C000. Check the run log of C000 first" in said.text
