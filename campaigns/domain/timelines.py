@@ -25,25 +25,25 @@ class Timelines:
     """The timelines of one namespace's campaigns, by campaign name."""
 
     def __init__(self) -> None:
-        self.kept: dict[str, Timeline] = {}
+        self.kept: dict[str, Timeline | None] = {}  # None: seen, with nothing to keep yet (queued, say)
 
     def hang_on(
         self, campaigns: list[Campaign], status_records: list[dict], now: datetime, stall_minutes: float | None
     ) -> None:
         """Observe every campaign at `now` and set its `pace`; forget campaigns no longer there."""
         stored: dict[str, dict] | None = None
-        kept: dict[str, Timeline] = {}
+        kept: dict[str, Timeline | None] = {}
         for campaign in campaigns:
-            timeline = self.kept.get(campaign.name)
-            if timeline is None:
+            if campaign.name in self.kept:
+                timeline = self.kept[campaign.name]
+            else:  # first seen by this process: from its record, once
                 if stored is None:
                     stored = _records_by_name(status_records)
                 timeline = _restored(campaign, stored)
-            timeline = _observed(campaign, timeline, now)
+            timeline = kept[campaign.name] = _observed(campaign, timeline, now)
             if timeline is None:
                 campaign.pace = None
                 continue
-            kept[campaign.name] = timeline
             campaign.pace = campaign_pace(
                 timeline,
                 now,
