@@ -82,7 +82,8 @@ def test_a_page_answers_with_not_known_yet_and_the_next_poll_shows_the_progress(
     assert "137 of 412" not in page
     detail = client.get(f"/api/v1/jobs/{NS}/{name}").json()  # a poll while the read is under way
     assert detail["progressSentence"] == SLOW_CARD and detail["pagesCounted"]["volumes"] == 0
-    assert eventually(lambda: "137 of 412" in page_text(client.get(f"/campaigns/{NS}/{name}")))
+    poll = f"/campaigns/{NS}/{name}/card"  # the campaign page's own poll, as htmx asks it
+    assert eventually(lambda: "137 of 412" in page_text(client.get(poll, HTTP_HX_REQUEST="true")))
     assert full_gets.count(key) == 1  # one read in flight per key: the polls in between asked nothing
     landed = page_text(client.get("/", {"open": f"{NS}/{name}"}))
     assert "137 of 412" in landed and NOT_KNOWN not in landed and SLOW_CARD not in landed
