@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
@@ -31,6 +32,7 @@ from core import metrics
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
 ROW_CACHE_SIZE = 20_000
+IDENT_MEMORY = 20_000
 
 # A line depends only on its campaign and the list's options, so its HTML and fingerprint are made
 # once per campaign and shared by every tab's page and poll. Cached per campaign, not per reading: a
@@ -41,6 +43,10 @@ ROW_CACHE_SIZE = 20_000
 # made for one person (`shown_as`) is new at every request and keyed by its reading's edition.
 _rows: dict[tuple, tuple[object, str, str]] = {}
 _rows_lock = threading.Lock()
+# A poll names campaigns by their short keys (overview.pack_shown): those of the campaigns shown
+# now are worked out per poll; a campaign gone since is found here, among those this process showed.
+_idents: dict[str, str] = {}
+_key_of = lru_cache(maxsize=IDENT_MEMORY)(overview.short_key)
 
 
 def _options(request) -> dict:
@@ -138,10 +144,9 @@ class _Page:
         """What this page shows, as the poll will send it back: kind, campaign, fingerprint, trouble."""
         rows = [*self.rows, *self.kept_in_place]
         items = [("row", row.campaign) for row in rows] + [("card", card.campaign) for card in self.cards]
-        return [
-            f"{kind}:{overview.ident(c)}:{self.digests[(kind, overview.ident(c))]}:{'1' if c.in_trouble else '0'}"
-            for kind, c in items
-        ]
+        packed = [(kind, overview.ident(c), self.digests[(kind, overview.ident(c))], c.in_trouble) for kind, c in items]
+        _remember(each for _, each, _, _ in packed)
+        return [overview.pack_shown(packed)]
 
     def left_behind(self, before: dict[str, overview.Shown]) -> list[overview.Row]:
         """Lines the tab shows that the filter no longer keeps (a running campaign that failed): they
@@ -194,6 +199,20 @@ class _Page:
         }
 
 
+def _remember(idents) -> None:
+    with _rows_lock:
+        if len(_idents) >= IDENT_MEMORY:
+            _idents.clear()
+        for each in idents:
+            _idents[_key_of(each)] = each
+
+
+def _ident_finder(state: ClusterState):
+    """short key -> campaign ident: the campaigns shown now, then those this process showed before."""
+    now = {_key_of(overview.ident(c)): overview.ident(c) for c in state.campaigns}
+    return lambda key: now.get(key) or _idents.get(key)
+
+
 @require_safe
 @gzip_page
 def campaign_list(request):
@@ -210,7 +229,7 @@ def campaign_changes(request):
     now = timezone.now()
     state = read_cluster(request, now)
     options = _options(request)
-    before = overview.parse_shown(request.GET.getlist("shown"))
+    before = overview.parse_shown(request.GET.getlist("shown"), ident_of=_ident_finder(state))
     page = _Page(request, state, options, now)
     if state.problems and not state.campaigns:
         metrics.poll("list", changed=False)

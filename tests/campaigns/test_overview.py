@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlencode
 
 from campaigns.domain.projection import project, sort_campaigns
 from campaigns.presentation import overview
@@ -98,3 +99,19 @@ def test_equal_html_made_apart_has_one_fingerprint_in_every_process():
     assert elsewhere.stdout.strip() == overview.fingerprint(here)
     (shown,) = overview.parse_shown([f"row:htr-batch/a:{overview.fingerprint(here)}:1"])
     assert shown.digest == overview.fingerprint(there)
+
+
+def test_what_a_tab_shows_of_200_campaigns_fits_one_request_line_and_reads_back():
+    idents = [f"htr-batch/{series}-{1700 + n * 7}" for n, series in enumerate(["parish-records", "court-rolls"] * 105)]
+    items = [
+        ("row" if n < 200 else "card", each, overview.fingerprint(each), n % 3 == 0) for n, each in enumerate(idents)
+    ]
+    packed = overview.pack_shown(items)
+    assert len(urlencode({"shown": packed})) < 3300  # gunicorn takes 4 094 bytes in a request line
+    by_key = {overview.short_key(each): each for each in idents}
+    assert len(by_key) == len(idents)
+    back = overview.parse_shown([packed], ident_of=by_key.get)
+    assert back == [overview.Shown(kind, each, digest, trouble) for kind, each, digest, trouble in items]
+    unknown = overview.parse_shown([packed], ident_of=lambda key: None)
+    assert unknown == []  # a campaign this process cannot name is left out, never guessed
+    assert overview.parse_shown([packed[:-3]], ident_of=by_key.get) == back[:-1]  # a cut entry is dropped
