@@ -9,7 +9,9 @@ read once per campaign and process, never per reading. What is kept per campaign
 and a reading costs one look per campaign, whatever its number of volumes.
 
 `Campaign.pace` is set in place: a campaign the projection reused is the same object in the
-previous reading, which is no longer served once the new one is published.
+previous reading, which is no longer served once the new one is published. A campaign that is not
+running (finished, queued, paused, gone) keeps the pace it was given while its timeline stays, measured
+up to its finish (or its last move), so the many finished campaigns of an archive cost nothing per reading.
 """
 
 from __future__ import annotations
@@ -40,27 +42,33 @@ class Timelines:
                 if stored is None:
                     stored = _records_by_name(status_records)
                 timeline = _restored(campaign, stored)
-            timeline = kept[campaign.name] = _observed(campaign, timeline, now)
+            running = campaign.phase == RUNNING and not campaign.suspended
+            timeline = kept[campaign.name] = _observed(campaign, timeline, now, running)
             if timeline is None:
                 campaign.pace = None
                 continue
+            if not running and campaign.pace is not None and campaign.pace.timeline is timeline:
+                continue  # nothing moves and no clock counts: the pace it was given stands
             campaign.pace = campaign_pace(
                 timeline,
-                now,
+                now if running else (campaign.finished_at or timeline.moved_at or now),
                 total=campaign.counts.total,
                 running_pods=campaign.counts.active,
                 parallelism=campaign.parallelism,
-                running=campaign.phase == RUNNING and not campaign.suspended,
+                running=running,
                 stall_minutes=stall_minutes,
             )
         self.kept = kept
 
 
-def _observed(campaign: Campaign, timeline: Timeline | None, now: datetime) -> Timeline | None:
-    """The timeline after looking at the campaign now: only campaigns with a live Job that started move it."""
+def _observed(campaign: Campaign, timeline: Timeline | None, now: datetime, running: bool) -> Timeline | None:
+    """The timeline after looking at the campaign now: only campaigns with a live Job that started move it;
+    one that is not running keeps the very timeline it had while its count stays (its pace is kept too)."""
     if campaign.job_gone or campaign.started_at is None:
         return timeline
     finished = campaign.counts.done + campaign.counts.failed
+    if not running and timeline is not None and timeline.finished == finished and timeline.job_uid == campaign.job_uid:
+        return timeline
     return observe(timeline, now, finished, campaign.job_uid, campaign.started_at)
 
 
