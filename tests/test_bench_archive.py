@@ -87,3 +87,15 @@ def test_htmx_periods():
     assert period_of("every 500ms") == 0.5
     assert period_of("every 1m") == 60.0
     assert period_of("click") is None
+
+
+LIST_PAGE = """<div id="list-poll" hx-get="/changes" hx-trigger="every 5s" hx-include="#list-shown"></div>
+<div id="list-shown" hidden><input type="hidden" name="shown" value="p1.one">
+<input type="hidden" name="shown" value="two"></div>"""
+
+
+def test_a_list_poll_sends_every_shown_input_of_the_page_as_htmx_includes_them():
+    page = parse(LIST_PAGE)
+    assert page.polls[ONE_POLL_ID].includes_shown
+    assert page.list_shown == ["p1.one", "two"]
+    assert parse(ONE_POLL).list_shown is None  # a page without them: nothing to send

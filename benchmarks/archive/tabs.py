@@ -3,8 +3,10 @@
 A tab loads `GET /` with the person's cookie, then:
 
 - when the page has an element `id="list-poll"`, it asks that element's `hx-get` every 5 s
-  (`HX-Request: true`): 204 means nothing changed; a 200 may carry a new `list-poll` element whose
-  `hx-get` replaces the old one; 286 stops the poll;
+  (`HX-Request: true`) with the `shown` inputs of `#list-shown` when its `hx-include` names them, as
+  htmx does: 204 means nothing changed; a 200 may carry a new `list-poll` element whose `hx-get`
+  replaces the old one, and a new `#list-shown` (an out-of-band swap) whose inputs the next poll
+  sends; 286 stops the poll;
 - otherwise (today's page) every element whose `hx-trigger` says `every Ns` is polled at its own
   period, as htmx does with `hx-swap="outerHTML"`: the next poll is due a period after the answer
   was swapped in; 286, or an answer whose element no longer polls, stops that element; new polling
@@ -29,6 +31,7 @@ from urllib.parse import urlencode
 import requests
 
 ONE_POLL_ID = "list-poll"
+LIST_SHOWN = "#list-shown"
 ONE_POLL_SECONDS = 5.0
 CONNECTIONS = 6
 POLL_TIMEOUT = 15.0
@@ -65,6 +68,7 @@ class PageParser(HTMLParser):
         self.polls: dict[str, Polling] = {}
         self.ids: set[str] = set()
         self.shown: dict[str, str] = {}
+        self.list_shown: list[str] | None = None  # the inputs of #list-shown, when the page has one
         self.elements = 0
         self._last_id = ""
 
@@ -76,13 +80,18 @@ class PageParser(HTMLParser):
             self.ids.add(ident)
             self._last_id = ident
         if ident == ONE_POLL_ID and values.get("hx-get"):
-            self.polls[ident] = Polling(ident, values["hx-get"], ONE_POLL_SECONDS)
+            include = values.get("hx-include") or ""
+            self.polls[ident] = Polling(ident, values["hx-get"], ONE_POLL_SECONDS, LIST_SHOWN in include)
             return
+        if ident == LIST_SHOWN[1:]:
+            self.list_shown = []
         period = period_of(values.get("hx-trigger", ""))
         if ident and values.get("hx-get") and period:
             include = values.get("hx-include") or ""
             self.polls[ident] = Polling(ident, values["hx-get"], period, "shown" in include)
-        if tag == "input" and values.get("name") == "shown" and self._last_id:
+        if tag == "input" and values.get("name") == "shown" and self._last_id == LIST_SHOWN[1:]:
+            self.list_shown.append(values.get("value") or "")
+        elif tag == "input" and values.get("name") == "shown" and self._last_id:
             self.shown[self._last_id] = values.get("value") or ""  # the card it sits in
 
     def handle_startendtag(self, tag, attrs):
@@ -134,6 +143,7 @@ class Tab:
         self._local = threading.local()
         self._elements: dict[str, _Element] = {}
         self._shown: dict[str, str] = {}
+        self._list_shown: list[str] = []
 
     def _session(self) -> requests.Session:
         session = getattr(self._local, "session", None)
@@ -160,6 +170,7 @@ class Tab:
         for polling in chosen:
             self._elements[polling.id] = _Element(polling, now + polling.period)
         self._shown = dict(page.shown)
+        self._list_shown = list(page.list_shown or [])
         return page
 
     def run(self, until: float) -> None:
@@ -185,7 +196,8 @@ class Tab:
         url = self.base + html.unescape(polling.url)
         if polling.includes_shown:
             with self._lock:
-                shown = [("shown", value) for value in self._shown.values()]
+                values = self._list_shown if polling.id == ONE_POLL_ID else self._shown.values()
+                shown = [("shown", value) for value in values]
             url += ("&" if "?" in url else "?") + urlencode(shown)
         return url
 
@@ -225,6 +237,8 @@ class Tab:
         if element.polling.id == ONE_POLL_ID:
             if ONE_POLL_ID in page.polls:
                 element.polling = page.polls[ONE_POLL_ID]
+            if page.list_shown is not None:
+                self._list_shown = page.list_shown
             return
         self._shown.update(page.shown)
         if element.polling.id in page.ids and element.polling.id not in page.polls:
