@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store install browser redis clean
+.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store bench-soak install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,12 @@ bench-slow: $(STAMP)
 # with the store at normal speed (about 3 minutes).
 bench-slow-store: $(STAMP)
 	$(PY) -m pytest benchmarks/bench_slow_store.py -q -s
+
+# Half an hour at archive scale with tabs, slow downloads and a fault every 3 minutes (SOAK_MINUTES=6 to try it).
+SOAK_MINUTES ?= 30
+
+bench-soak: $(STAMP)
+	SOAK_MINUTES=$(SOAK_MINUTES) $(PY) -m pytest benchmarks/bench_soak.py -q -s
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
