@@ -356,23 +356,7 @@ def watch(
             log.debug("watch of %s answered with a whole body, not a stream", path)
             response.close()  # its connection goes too: the unread body must not meet the next call
             raise NotAStream()
-        for line in response:
-            if not line.strip():
-                continue
-            metrics.kube_bytes(len(line))
-            try:
-                event = json.loads(line)
-            except ValueError:
-                raise ClusterUnavailable("The cluster's API sent a change that is not JSON.", BROKEN) from None
-            if not isinstance(event, dict):
-                continue
-            if event.get("type") == "ERROR":
-                status = event.get("object") or {}
-                if status.get("code") == 410:
-                    raise Expired()
-                raise _answered(int(status.get("code") or 500), status.get("reason"))
-            event["_size"] = len(line)
-            yield event
+        yield from _events(response)
     except (urllib3.exceptions.HTTPError, OSError) as error:
         # The stream broke after it started (a restart, a proxy's idle limit): the caller watches
         # again from the last version it saw, and only a failure to reconnect counts as trouble.
@@ -381,6 +365,27 @@ def watch(
         if streams is not None:
             streams.clear()
         response.release_conn()
+
+
+def _events(response) -> Iterator[dict]:
+    """The events of a streamed watch answer, one JSON object a line; an ERROR event is raised."""
+    for line in response:
+        if not line.strip():
+            continue
+        metrics.kube_bytes(len(line))
+        try:
+            event = json.loads(line)
+        except ValueError:
+            raise ClusterUnavailable("The cluster's API sent a change that is not JSON.", BROKEN) from None
+        if not isinstance(event, dict):
+            continue
+        if event.get("type") == "ERROR":
+            status = event.get("object") or {}
+            if status.get("code") == 410:
+                raise Expired()
+            raise _answered(int(status.get("code") or 500), status.get("reason"))
+        event["_size"] = len(line)
+        yield event
 
 
 def _streamed(response) -> bool:
