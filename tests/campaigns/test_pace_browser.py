@@ -2,8 +2,8 @@
 stall time passes, with the sentence naming what moves and what does not, and what to check first.
 
 The scene's `stalled` campaign has two pods running, no volume finished and no page written since a few
-minutes after its start (over an hour ago). The stall time is set just past its age, so the card is first
-seen calm and then turns by itself, without a reload.
+minutes after its start (over an hour ago). The page is first seen with a stall time far away; then the
+stall time is set just past the campaign's age, and the card turns by itself, without a reload.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
 
-TURNS_AFTER_MINUTES = 0.4  # the stall time is the campaign's age plus this
+TURNS_AFTER_MINUTES = 0.1  # the stall time is set to the campaign's age plus this, once the page shows it calm
 
 
 @pytest.fixture
@@ -33,17 +33,17 @@ def stalled_page(scene, live_server, page, settings, session_key_file, monkeypat
     monkeypatch.setattr(board, "REPROJECT_SECONDS", 1.0)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
-    stalled = scene.scene.campaign_of("stalled")
-    age = (datetime.now(UTC) - stalled.started).total_seconds() / 60
-    settings.HTRFLOW_STALL_MINUTES = age + TURNS_AFTER_MINUTES
+    settings.HTRFLOW_STALL_MINUTES = 10_000  # calm while the page is first seen
     reading.clear_cache()
     progress_module.clear_cache()
     browser_login(page, live_server.url, scene.store.accounts["full"])
-    yield page, stalled
+    yield page, scene.scene.campaign_of("stalled")
     reading.clear_cache()
 
 
-def test_a_stalled_campaign_turns_to_needs_attention_with_what_moves_and_what_to_check(stalled_page, live_server):
+def test_a_stalled_campaign_turns_to_needs_attention_with_what_moves_and_what_to_check(
+    stalled_page, live_server, settings
+):
     page, stalled = stalled_page
     page.goto(f"{live_server.url}/?open=htr-batch/{stalled.name}")
     card = page.locator(f"article[id='card-htr-batch--{stalled.name}']")
@@ -52,6 +52,10 @@ def test_a_stalled_campaign_turns_to_needs_attention_with_what_moves_and_what_to
     expect(pace).to_have_text("Too early to say when it will finish: no volume finished so far.")
     expect(card.locator(".chip.attention")).to_have_count(0)
 
+    # The stall time is set just past the campaign's age: it stalls a few seconds from now, and the
+    # open page turns by itself (the board's next reading, then the list's poll).
+    age = (datetime.now(UTC) - stalled.started).total_seconds() / 60
+    settings.HTRFLOW_STALL_MINUTES = age + TURNS_AFTER_MINUTES
     expect(card.locator(".chip.attention")).to_contain_text("Needs attention", timeout=90_000)
     newest = max(stalled.volumes[:2], key=lambda v: v.updated_at)
     expect(pace).to_have_class(re.compile(r"\bstalled\b"))
