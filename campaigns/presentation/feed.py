@@ -90,6 +90,12 @@ def _causes(campaign: Campaign) -> list[tuple[str, datetime | None, str]]:
     queue = campaign.queue
     if queue is not None and queue.kind in TROUBLED_QUEUE:
         causes.append((f"queue-{queue.kind}", queue.since, words.sentence_or(queue.sentence, words.SOMETHING)))
+    if campaign.stalled:
+        # Its own time, and its own entry each time it stalls anew (a stall is the cause most likely to
+        # come back within one Job).
+        since = campaign.pace.stalled_since
+        line = row(Match(campaign), "", False).sentence
+        causes.append((f"stalled-{int(since.timestamp())}", since, _ended(line) if line else words.SOMETHING))
     if not causes:
         line = row(Match(campaign), "", False).sentence
         causes.append(("other", None, _ended(line) if line else words.SOMETHING))

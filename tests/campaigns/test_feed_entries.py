@@ -36,12 +36,18 @@ def failed_volume(at):
                   sentence=Sentence("It ran out of memory while segmenting pages"))
 
 
-def test_a_stalled_campaign_reaches_the_feed_with_its_line_and_no_code_of_its_own():
-    pace = CampaignPace(running_pods=12, stalled_since=NOW - timedelta(minutes=47))
-    found, asked = feed_of(running(pace=pace))
+def test_a_stalled_campaign_reaches_the_feed_with_its_line_and_the_time_it_stalled():
+    since = NOW - timedelta(minutes=47)
+    found, asked = feed_of(running(pace=CampaignPace(running_pods=12, stalled_since=since)))
     assert [(e.kind, e.title) for e in found] == [("attention", "parish-1870 needs attention")]
     assert found[0].summary == "Stalled: no volume finished since 13:13 UTC while 12 pods run."
-    assert found[0].updated == datetime.fromtimestamp(NOTICED, UTC) and len(asked) == 1
+    assert found[0].updated == since and asked == []  # its own time: nothing noted
+
+
+def test_a_campaign_that_stalls_again_is_a_new_entry():
+    first, _ = feed_of(running(pace=CampaignPace(running_pods=2, stalled_since=NOW - timedelta(hours=2))))
+    again, _ = feed_of(running(pace=CampaignPace(running_pods=2, stalled_since=NOW - timedelta(minutes=30))))
+    assert first[0].id != again[0].id
 
 
 def test_each_cause_is_an_entry_of_its_own_and_its_time_is_the_campaigns_own_when_known():
