@@ -179,6 +179,15 @@ def test_redis_url_is_passed_when_given_inline():
     assert "HTRFLOW_REDIS_URL" not in container_env(one(render(), "Deployment"))
 
 
+def test_the_store_wait_is_always_passed_and_the_stall_time_only_when_set():
+    plain = container_env(one(render(), "Deployment"))
+    assert plain["HTRFLOW_STORE_WAIT_SECONDS"]["value"] == "0.4"
+    assert "HTRFLOW_STALL_MINUTES" not in plain  # worked out from each campaign's pace
+    told = container_env(one(render({"kube": {"stallMinutes": 45}, "s3": {"pageWaitSeconds": 1}}), "Deployment"))
+    assert told["HTRFLOW_STALL_MINUTES"]["value"] == "45"
+    assert told["HTRFLOW_STORE_WAIT_SECONDS"]["value"] == "1"
+
+
 def test_probes_are_the_app_s_health_and_readiness_answers():
     container = one(render(), "Deployment")["spec"]["template"]["spec"]["containers"][0]
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
