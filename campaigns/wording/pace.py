@@ -33,13 +33,16 @@ from campaigns.wording.words import plural
 TOO_EARLY = "Too early to say when it will finish"
 
 
-def duration(seconds: float) -> str:
-    """``3 h 40 min``, ``25 min``, ``2 d 4 h``; rounded up to 5 min below 2 h, to 10 min below a day."""
-    minutes = max(1, int(-(-max(0.0, seconds) // 60)))
+def duration(seconds: float, up: bool = True) -> str:
+    """``3 h 40 min``, ``25 min``, ``2 d 4 h``; rounded to 5 min below 2 h, to 10 min below a day: up for
+    what is still to come (a forecast never promises too soon), down (``up=False``) for time already gone
+    (a stall never sounds longer than it has lasted)."""
+    whole = -(-max(0.0, seconds) // 60) if up else max(0.0, seconds) // 60
+    minutes = max(1, int(whole))
     if minutes < 10:
         return f"{minutes} min"
     step = 5 if minutes < 120 else 10 if minutes < 24 * 60 else 60
-    minutes = -(-minutes // step) * step
+    minutes = -(-minutes // step) * step if up else minutes // step * step
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     parts = [f"{days} d"] if days else []
@@ -117,7 +120,7 @@ def too_early_text(too_early: TooEarly, started_at: datetime | None, now: dateti
     if too_early.reason == NOT_STARTED:
         return f"{TOO_EARLY}: it has not started yet."
     if too_early.reason == TOO_SOON and started_at is not None:
-        return f"{TOO_EARLY}: it started {duration((now - started_at).total_seconds())} ago."
+        return f"{TOO_EARLY}: it started {duration((now - started_at).total_seconds(), up=False)} ago."
     if too_early.reason in (FEW_FINISHED, NO_PACE, TOO_SOON):
         finished = too_early.finished
         return f"{TOO_EARLY}: {'no volume' if not finished else plural(finished, 'volume')} finished so far."
@@ -148,7 +151,7 @@ def stall_sentence(
     if since is None:
         return None
     pods = plural(view.running_pods, "pod")
-    quiet = duration((now - since).total_seconds())
+    quiet = duration((now - since).total_seconds(), up=False)
     last = evidence.last_written_at if evidence is not None else None
     volume = evidence.last_volume if evidence is not None else ""
     after = view.stall_after_seconds or 0
@@ -160,7 +163,7 @@ def stall_sentence(
         check = f"A volume may simply be large: the run log of {volume} says how far it has got."
         tone = "warn"
     elif last is not None:
-        page_quiet = duration((now - max(last, since)).total_seconds())
+        page_quiet = duration((now - max(last, since)).total_seconds(), up=False)
         text = (
             f"{pods} running, no volume finished for {quiet} and no page for {page_quiet}; "
             f"the last page was written at {last:%H:%M} UTC by {volume}."
@@ -196,7 +199,7 @@ def pace_fact(view: CampaignPace | None) -> str:
     pace = view.pace
     parts = []
     if pace.recent is not None:
-        window = "the last hour" if pace.recent_seconds >= 3600 else f"the last {duration(pace.recent_seconds)}"
+        window = "the last hour" if pace.recent_seconds >= 3600 else f"the last {duration(pace.recent_seconds, up=False)}"
         parts.append(f"{pace.recent:.1f} volumes/h over {window}")
     if pace.since_start is not None:
         parts.append(f"{pace.since_start:.1f} volumes/h since start")

@@ -250,6 +250,10 @@ def test_durations_and_clock_times_are_rounded_so_a_card_does_not_change_every_p
     assert words.duration(7 * 60 + 10) == "8 min"
     assert words.duration(47 * 60) == "50 min"
     assert words.duration(50 * 3600) == "2 d 2 h"
+    # Time already gone is rounded down: 1 h 21 min of stall is never told as 1 h 25 min.
+    assert words.duration(81 * 60 + 30, up=False) == "1 h 20 min"
+    assert words.duration(7 * 60 + 50, up=False) == "7 min"
+    assert words.duration(20, up=False) == "1 min"
     assert words.clock(datetime(2026, 5, 4, 16, 43, 10, tzinfo=UTC), T0) == "16:45 UTC today"
     assert words.clock(datetime(2026, 5, 5, 9, 10, tzinfo=UTC), T0) == "09:10 UTC tomorrow"
     assert words.clock(datetime(2026, 5, 7, 9, 10, tzinfo=UTC), T0) == "Thu 7 May 09:10 UTC"
