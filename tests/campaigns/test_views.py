@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from urllib.parse import urlencode
 
 import pytest
 
 from campaigns.cluster import reading
 from campaigns.store import progress as progress_module
+from campaigns.web import list_views
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
 from tests.fixtures.kube import cluster_goes_down, settled
 
@@ -860,3 +862,20 @@ def test_volumes_waiting_for_the_model_cache_have_their_own_heading(cluster, res
     cache_part = card[card.index("Started, waiting for the model cache") : card.index("Running now")]
     assert "C2" in cache_part and "C1" not in cache_part
     assert "C1" in card[card.index("Running now") :]
+
+
+def test_a_long_list_shows_its_first_lines_and_a_link_to_all_of_them(cluster, results_client, monkeypatch):
+    monkeypatch.setattr(list_views, "OVERVIEW_ROWS", 2)
+    for name in ("first-one", "second-one", "third-one"):
+        add_campaign(cluster, name, volume_ids=["A1"], active=1)
+    html = page_text(results_client.get("/"))
+    assert html.count('class="overview-row ') == 2
+    assert 'All campaigns <span class="count">(3)</span>' in html
+    link = re.search(r'<a id="overview-all" href="([^"]+)">Show all 3</a>', html)
+    everything = page_text(results_client.get(link.group(1).replace("&amp;", "&")))
+    assert everything.count('class="overview-row ') == 3 and 'id="overview-all"' not in everything
+    assert "rows=all" in re.search(r'id="list-poll" class="list-poll" hx-get="([^"]+)"', everything).group(1)
+    url = re.search(r'id="list-poll" class="list-poll" hx-get="([^"]+)"', everything).group(1).replace("&amp;", "&")
+    shown = re.findall(r'name="shown" value="([^"]+)"', everything)
+    answer = results_client.get(f"{url}&{urlencode([('shown', v) for v in shown])}", headers={"HX-Request": "true"})
+    assert answer.status_code == 204  # the poll compares every line the page shows
