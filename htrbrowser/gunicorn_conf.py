@@ -10,6 +10,12 @@ Command-line options still win; this file adds what a command line cannot say:
   site's public port never answers. With the setting off nothing here changes how gunicorn runs.
 - **Logs**: gunicorn's access log is off, because the site logs one line per request itself (with its
   request id); with `HTRFLOW_LOG_FORMAT=json` gunicorn's own messages are JSON lines too.
+- **Closing a connection never holds the worker.** gunicorn's threaded worker closes a finished
+  connection gracefully in its one event-loop thread: it half-closes, then waits up to 2 s for the
+  client to close too. A slow client still reading a download whose end the kernel already holds
+  makes each such close wait the whole 2 s, and meanwhile the worker accepts and answers nothing:
+  16 slow downloads ending together held `/healthz` for 23 s (benchmarks/bench_soak.py). Those waits
+  run in `LINGERING_CLOSES` threads of their own instead (`post_worker_init`).
 - **A graceful stop gives the status writer's Lease up** as soon as the worker is told to stop
   (SIGTERM), not after its last slow download: the next pod writes status records at once instead of
   waiting out the Lease (`campaigns.cluster.status_lease.release`). `worker_exit` does it too, for a
@@ -22,7 +28,11 @@ import signal
 import sys
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from gunicorn import util as gunicorn_util
+from gunicorn.workers import gthread
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -143,9 +153,33 @@ def _give_up_status_lease(log) -> None:
         log.warning("Could not give up the status writer Lease: %s", error)
 
 
+LINGERING_CLOSES = 8  # threads that wait for clients to close finished connections
+
+
+def _lingering_closes_off_the_loop() -> None:
+    """Make the threaded worker's graceful closes wait in threads of their own, not in its event loop
+    (see the module's docstring); left alone when gunicorn's worker is not the one this was made for."""
+    original = getattr(getattr(gthread, "TConn", None), "close", None)
+    if original is None or getattr(original, "off_the_loop", False) or not hasattr(gunicorn_util, "close_graceful"):
+        return
+    lingering = ThreadPoolExecutor(max_workers=LINGERING_CLOSES, thread_name_prefix="lingering close")
+
+    def close(self, graceful=False):
+        if not graceful:
+            return original(self)
+        self.sock.setblocking(True)
+        lingering.submit(gunicorn_util.close_graceful, self.sock)
+
+    close.off_the_loop = True
+    gthread.TConn.close = close
+
+
 def post_worker_init(worker):
-    """On SIGTERM, give the Lease up at once (in a thread: a signal handler must not wait on the API),
-    then stop as gunicorn does: in-flight responses may take up to the graceful timeout."""
+    """Graceful closes off the event loop; on SIGTERM, give the Lease up at once (in a thread: a signal
+    handler must not wait on the API), then stop as gunicorn does: in-flight responses may take up to
+    the graceful timeout."""
+    if isinstance(worker, gthread.ThreadWorker):
+        _lingering_closes_off_the_loop()
     previous = signal.getsignal(signal.SIGTERM)
     if not callable(previous):
         return
