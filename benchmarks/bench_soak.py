@@ -5,7 +5,7 @@
 gunicorn command, and against it: 20 tabs polling the list as htmx does (benchmarks/archive/tabs.py),
 16 slow downloads of a 1 MiB result file at ~5 KiB/s (two accounts, re-opened when they end), a
 probe asking `/healthz` every second and `/readyz` every 5 s, the read API (`/api/v1/jobs`) every
-second, the list page every 15 s and a small result file every 2 s. The product reaches the API
+second, the list page every 15 s and a small result file every 3 s. The product reaches the API
 server and the store through a fault proxy each (benchmarks/faultproxy.py), and every
 `SOAK_FAULT_SECONDS` (default 180) one fault begins, in turn: the API server gone 20 s (connection
 refused, open connections cut), watches expired 20 s (the double answers every watch 410), the
@@ -274,7 +274,9 @@ class Soak:
         self._thread("list page", _every, 15.0, stop, lambda: _get(lister, record, "list page", base + "/"))
         filer = requests.Session()
         filer.cookies.update(reader.cookies)
-        self._thread("file", _every, 2.0, stop, lambda: _get(filer, record, "file", f"{base}/results/{small}"))
+        # Every 3 s, not 2: gunicorn ends a kept-alive connection after 2 s idle, and a request sent
+        # on it in that very instant fails as a browser would retry it.
+        self._thread("file", _every, 3.0, stop, lambda: _get(filer, record, "file", f"{base}/results/{small}"))
         for n in range(DOWNLOADS):
             cookie = _cookie(sessions[DOWNLOADERS[n % len(DOWNLOADERS)]])
             self._thread(f"download {n}", _slow_download, self.app.port, f"/results/{big}", cookie, record, stop)
@@ -461,7 +463,7 @@ def report(found: dict) -> list[str]:
     lines = [
         f"soak: {soak_minutes():g} min at archive scale (40 x 5 000 volumes, the scene moving), gunicorn as the "
         f"Dockerfile runs it, {TABS} tabs polling, {DOWNLOADS} slow downloads ({FILE_BYTES // 1024} KiB at ~5 KiB/s, "
-        f"re-opened), /healthz every 1 s, the read API every 1 s, the list every 15 s, a file every 2 s; a fault "
+        f"re-opened), /healthz every 1 s, the read API every 1 s, the list every 15 s, a file every 3 s; a fault "
         f"every {fault_seconds():g} s; load average {found['load_before'][0]:.1f} before, "
         f"{found['load_after'][0]:.1f} after (2 cores, shared)",
         f"tabs: {found['tab_count']} ran ({found['tabs_opened']} loaded their own page); read API done volumes "
