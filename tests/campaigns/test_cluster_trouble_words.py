@@ -16,6 +16,7 @@ import pytest
 import yaml
 from prometheus_client import REGISTRY
 
+from benchmarks.faultproxy import FaultProxy
 from campaigns.cluster import board, informer, kube
 from campaigns.wording.banners import stale_banner
 from tests.campaigns.test_kube import NS, load_campaigns
@@ -330,10 +331,26 @@ def test_when_the_api_server_goes_away_the_banner_says_it_is_not_taking_connecti
     assert [c.name for c in reading.campaigns] == ["campaign-000"]  # the last state is still shown
 
 
-def test_the_banner_follows_the_failure_met_last_not_the_first_list_in_trouble(fronted):
+@pytest.fixture
+def proxied(double, point_at, settings):
+    """The API double behind the soak's fault proxy, whose `refuse()` stops listening and cuts every open
+    connection at once (none accepted after it is served, so the server is gone for every list)."""
+    settings.HTRFLOW_NAMESPACES = [NS]
+    settings.HTRFLOW_SNAPSHOT_SECONDS = 0.05
+    settings.HTRFLOW_WRITE_STATUS = False
+    settings.HTRFLOW_KUBE_TIMEOUT = 1.0
+    board.stop_all()
+    proxy = FaultProxy(("127.0.0.1", int(double.url.rsplit(":", 1)[1].rstrip("/"))), "api").start()
+    point_at(proxy.url, double.token)
+    yield double, proxy
+    proxy.stop()
+    board.stop_all()
+
+
+def test_the_banner_follows_the_failure_met_last_not_the_first_list_in_trouble(proxied):
     """The Jobs list met errors and waits long before its next try; meanwhile the server goes away and
     the other lists meet that: the banner says what the server does now."""
-    double, front = fronted
+    double, proxy = proxied
     load_campaigns(double, 1)
     assert board.reading(NS).banner() is None
     jobs = next(each for each in board.board(NS).informers if each.source.field == "jobs")
@@ -343,7 +360,7 @@ def test_the_banner_follows_the_failure_met_last_not_the_first_list_in_trouble(f
     jobs._backoff = informer.Backoff(120.0, 120.0)  # from its next failure on, a minute or two apart
     first = jobs.failed_at
     eventually(lambda: jobs.failed_at > first)
-    front.go_down()
+    proxy.refuse()
     reading = eventually(lambda: (r := board.reading(NS)).cause == kube.DOWN and r, seconds=20)
     assert jobs.failure.cause == kube.BROKEN  # the first list in trouble still holds what it met
     assert reading.banner().startswith("The cluster has not been taking connections since ")
