@@ -199,7 +199,8 @@ def pace_fact(view: CampaignPace | None) -> str:
     pace = view.pace
     parts = []
     if pace.recent is not None:
-        window = "the last hour" if pace.recent_seconds >= 3600 else f"the last {duration(pace.recent_seconds, up=False)}"
+        recent = duration(pace.recent_seconds, up=False)
+        window = "the last hour" if pace.recent_seconds >= 3600 else f"the last {recent}"
         parts.append(f"{pace.recent:.1f} volumes/h over {window}")
     if pace.since_start is not None:
         parts.append(f"{pace.since_start:.1f} volumes/h since start")

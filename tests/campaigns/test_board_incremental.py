@@ -6,6 +6,8 @@ others are the very objects of the reading before, and the whole still equals a 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.utils import timezone
 
 from campaigns.cluster import board
@@ -24,7 +26,9 @@ def test_a_change_in_one_campaign_projects_only_that_campaign_again(cluster):  #
     after = {c.name: c for c in later.campaigns}
     assert after["campaign-001"] is not before["campaign-001"]
     assert after["campaign-000"] is before["campaign-000"] and after["campaign-002"] is before["campaign-002"]
-    assert later.campaigns == project(later.snapshot, timezone.now())
+    # The board hangs each campaign's pace (what it saw over time) on it after projecting; the rest is
+    # what projecting the whole snapshot anew gives.
+    assert [replace(c, pace=None) for c in later.campaigns] == project(later.snapshot, timezone.now())
 
 
 def test_a_reading_with_nothing_changed_reuses_every_campaign(cluster):  # noqa: F811
