@@ -200,12 +200,12 @@ S3_BUCKET = env_str("S3_BUCKET", "htrflow-results")
 S3_VERIFY_TLS = env_bool("S3_VERIFY_TLS", True)
 # Seconds: connect and read timeouts for every store call.
 HTRFLOW_S3_TIMEOUT = env_float("HTRFLOW_S3_TIMEOUT", 5.0, minimum=0.1)
-
-# --- Operations ----------------------------------------------------------------
-# Metrics are always counted; HTRFLOW_METRICS lets the gunicorn configuration serve them on their
 # Seconds a page, poll or read-API answer waits for the store (its access check, then its progress reads)
 # before it answers from what is known; reads not answered by then go on in the background.
 HTRFLOW_STORE_WAIT_SECONDS = env_float("HTRFLOW_STORE_WAIT_SECONDS", 0.4, minimum=0.0)
+
+# --- Operations ----------------------------------------------------------------
+# Metrics are always counted; HTRFLOW_METRICS lets the gunicorn configuration serve them on their
 # own port (see htrbrowser/gunicorn_conf.py, which reads these variables itself).
 HTRFLOW_METRICS = env_bool("HTRFLOW_METRICS", False)
 HTRFLOW_METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
