@@ -47,15 +47,23 @@ PROGRESS_NOT_KNOWN = "Progress not known yet."
 
 
 def progress_sentence(progress: Progress | None, now: datetime | None = None) -> str:
-    """``processing pages · updated 12 s ago``; stale or missing progress is said so."""
+    """``processing pages · updated under a minute ago``, then in whole minutes (``updated 4 min ago``);
+    stale or missing progress is said so.
+
+    Worded coarsely on purpose: a card whose line said "updated 12 s ago" changed at every poll of
+    every tab, so each poll sent every card again though nothing a person cares about had moved.
+    The age is taken from the update time and `now` when both are known (a progress read kept for
+    a while would otherwise go on saying the age it had when it was read)."""
     if progress is None:
         return "no progress reported yet"
     age = progress.age_seconds
-    if age is None and progress.updated_at is not None and now is not None:
+    if progress.updated_at is not None and now is not None:
         age = max(0.0, (now - progress.updated_at).total_seconds())
     what = stage_words(progress.stage)
     if age is None:
         return what
     if progress.stage not in ("done", "failed") and age >= STALE_PROGRESS_SECONDS:
         return f"{what} · no update for {human_age(age)}"
+    if age < 60:
+        return f"{what} · updated under a minute ago"
     return f"{what} · updated {human_age(age)} ago"

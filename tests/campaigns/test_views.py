@@ -879,3 +879,29 @@ def test_a_long_list_shows_its_first_lines_and_a_link_to_all_of_them(cluster, re
     shown = re.findall(r'name="shown" value="([^"]+)"', everything)
     answer = results_client.get(f"{url}&{urlencode([('shown', v) for v in shown])}", headers={"HX-Request": "true"})
     assert answer.status_code == 204  # the poll compares every line the page shows
+
+
+def test_a_card_stays_the_same_from_poll_to_poll_while_its_running_volumes_only_grow_older(
+    cluster, results_client, store, monkeypatch
+):
+    """A running volume's age is said coarsely, so a card in trouble keeps its fingerprint and a poll
+    answers 204 (its rows said "updated 12 s ago" and every poll of every tab sent the card again);
+    once a whole minute has passed the card changes, and the poll sends it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    add_campaign(cluster, "ageing", volume_ids=["C1", "C2", "C3"], pipeline=pipeline, failed="0", active=2)
+    started = timezone.now()
+    for index, volume in ((1, "C2"), (2, "C3")):
+        cluster.put(campaign_pod("ageing", index))
+        progress = {"stage": "stream", "pages_total": 40, "pages_done": 9, "updated_at": started.isoformat()}
+        store.put(f"{NS}/{pipeline}/{volume}/progress.json", json.dumps(progress))
+    html = page_text(results_client.get("/"))
+    assert card_html(html, "ageing").count("processing pages · updated under a minute ago") == 2
+    monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=40))
+    assert poll(results_client, html).status_code == 204
+    monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=61))
+    card = card_html(page_text(poll(results_client, html)), "ageing")
+    assert card.count("processing pages · updated 1 min ago") == 2

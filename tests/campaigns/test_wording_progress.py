@@ -22,7 +22,21 @@ def test_human_ages(seconds, text):
 
 def test_progress_sentence_names_the_stage_and_its_age():
     progress = Progress(done=137, total=412, stage="stream", age_seconds=12)
-    assert progress_sentence(progress, NOW) == "processing pages · updated 12 s ago"
+    assert progress_sentence(progress, NOW) == "processing pages · updated under a minute ago"
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(0, "under a minute"), (59.9, "under a minute"), (60, "1 min"), (119, "1 min"), (599, "9 min")],
+)
+def test_a_running_volumes_age_is_said_in_whole_minutes_so_it_changes_at_most_once_a_minute(seconds, text):
+    progress = Progress(done=1, total=2, stage="stream", updated_at=NOW - timedelta(seconds=seconds))
+    assert progress_sentence(progress, NOW) == f"processing pages · updated {text} ago"
+
+
+def test_the_age_follows_the_clock_not_the_moment_the_progress_was_read():
+    progress = Progress(done=1, total=2, stage="stream", updated_at=NOW - timedelta(seconds=10), age_seconds=10)
+    assert progress_sentence(progress, NOW + timedelta(minutes=3)) == "processing pages · updated 3 min ago"
 
 
 def test_progress_sentence_from_the_update_time_when_no_age_was_computed():
