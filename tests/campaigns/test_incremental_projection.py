@@ -17,6 +17,7 @@ from datetime import timedelta
 import pytest
 
 from campaigns.domain.projection import project, project_again
+from campaigns.domain.projection.index import build_index
 from campaigns.domain.projection.queue import counts_time
 from campaigns.models import Snapshot
 from devstack import kube_samples as o
@@ -330,6 +331,13 @@ CHANGES = (
 # --- the property ---------------------------------------------------------------------------------
 
 
+def assert_same_index(again, whole) -> None:
+    """An index built from the previous one is the one built from nothing, in every table's order."""
+    assert again == whole
+    for job, table in whole.pods_by_job.items():
+        assert list(again.pods_by_job[job].items()) == list(table.items()), job
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_projecting_again_equals_projecting_everything_at_every_step(seed):
     rng = random.Random(seed)
@@ -346,6 +354,7 @@ def test_projecting_again_equals_projecting_everything_at_every_step(seed):
         everything = project(snapshot, world.now)
         assert [c.name for c in previous.campaigns] == [c.name for c in everything]
         assert previous.campaigns == everything
+        assert_same_index(previous.index, build_index(snapshot))
         for again, whole in zip(previous.campaigns, everything, strict=True):
             assert again.sentence == whole.sentence
             assert [v.sentence for v in again.volumes] == [v.sentence for v in whole.volumes]
@@ -416,3 +425,35 @@ def test_another_namespace_is_projected_afresh():
     first.namespace = "elsewhere"
     again = project_again(world.snapshot(), world.now, first)
     assert again.reused == 0
+
+
+# --- the pod index --------------------------------------------------------------------------------
+
+
+def test_the_pod_tables_of_jobs_whose_pods_stayed_are_the_very_tables_of_before():
+    world = start()
+    first = build_index(world.snapshot())
+    pod = copy.deepcopy(world.lists["pods"]["parish-records-1870-10-f10ff"])
+    pod["status"]["phase"] = "Failed"
+    world.put("pods", pod)
+    world.put("pods", o.campaign_pod("poll-tax-1810-part2", 5, suffix="new05", uid=f"{SPLIT_UID[:-1]}2"))
+    again = build_index(world.snapshot(), first)
+    assert_same_index(again, build_index(world.snapshot()))
+    changed = {"parish-records-1870", "poll-tax-1810-part2"}
+    assert changed <= set(first.pods_by_job) | {"poll-tax-1810-part2"}
+    for job, table in again.pods_by_job.items():
+        assert (table is first.pods_by_job.get(job)) == (job not in changed), job
+    assert again.pods_by_job["parish-records-1870"][10] == [pod]
+    assert first.pods_by_job["parish-records-1870"][10] != [pod]  # the older table was left as it was
+
+
+def test_pods_in_another_order_or_one_pod_twice_are_placed_from_nothing():
+    world = start()
+    snapshot = world.snapshot()
+    first = build_index(snapshot)
+    shuffled = Snapshot(**{**vars(snapshot), "pods": list(reversed(snapshot.pods))})
+    assert_same_index(build_index(shuffled, first), build_index(shuffled))
+    twice = Snapshot(**{**vars(snapshot), "pods": [*snapshot.pods, snapshot.pods[0]]})
+    doubled = build_index(twice, first)
+    assert_same_index(doubled, build_index(twice))
+    assert_same_index(build_index(snapshot, doubled), first)  # and the next one is placed from nothing too
