@@ -14,6 +14,9 @@ of a reading follows what changed, not how many volumes the namespace holds.
 While a needed list cannot be read, the reading keeps the last state with `unreachable_since` and
 the cause of the failure met last (what the server does now), for the banner. Before anything was
 read, `reading()` raises `kube.ClusterUnavailable` with the sentence of what went wrong.
+
+After each reading what it holds is set aside from Python's cyclic collector (`collector`), whose
+full passes over a large archive's reading held every thread for about 300 ms.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import timezone
 
-from campaigns.cluster import informer, kube, status_records
+from campaigns.cluster import collector, informer, kube, status_records
 from campaigns.domain.projection import Projection, project_again
 from campaigns.domain.timelines import Timelines
 from campaigns.models import Campaign, Snapshot
@@ -137,6 +140,7 @@ class Board:
                     self._publish()
                 except Exception:  # noqa: BLE001 - a projection bug must not end the board
                     log.exception("projecting namespace %s failed", self.namespace)
+                collector.after_reading()  # the collector's passes stay off what this reading holds
                 seen, last = state, time.monotonic()
             period = max(float(settings.HTRFLOW_SNAPSHOT_SECONDS), MIN_PERIOD_SECONDS)
             if self._rest(period):
