@@ -444,6 +444,7 @@ def analyse(soak: Soak, done_before: int, log_path: Path) -> dict:
         "warm_from": warm_until - soak.began,
         "growth": {key: _growth(samples, warm_until, key) for key in ("rss", "threads", "fds")},
         "pids": sorted({s["pid"] for s in samples}),
+        "rss_by_minute": [s["rss"] for s in samples[:: max(1, int(60 / SAMPLE_SECONDS))]],
         "samples": len(samples),
         "downloads_whole": sum(1 for _at, whole in soak.record.ends if whole),
         "log": _server_log(log_path),
@@ -521,6 +522,7 @@ def _resource_lines(found: dict) -> list[str]:
         f"highest {rss[2] / mib:.0f} MiB",
         f"  threads {threads[0]:.0f} -> {threads[1]:.0f} (highest {threads[2]:.0f}); "
         f"open fds {fds[0]:.0f} -> {fds[1]:.0f} (highest {fds[2]:.0f})",
+        "  RSS each minute (MiB): " + " ".join(f"{rss / mib:.0f}" for rss in found["rss_by_minute"]),
     ]
 
 
