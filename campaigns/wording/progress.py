@@ -52,13 +52,15 @@ def progress_sentence(progress: Progress | None, now: datetime | None = None) ->
 
     Worded coarsely on purpose: a card whose line said "updated 12 s ago" changed at every poll of
     every tab, so each poll sent every card again though nothing a person cares about had moved.
-    The age is taken from the update time and `now` when both are known (a progress read kept for
-    a while would otherwise go on saying the age it had when it was read)."""
+    When the update time and `now` are known the age is counted in minutes of the clock (from
+    09:58:50 to 10:00:10 is 2 min), so every row of every card turns at the same moment, once a
+    minute, whatever second each volume last wrote in (a progress read kept for a while would
+    otherwise also go on saying the age it had when it was read)."""
     if progress is None:
         return "no progress reported yet"
     age = progress.age_seconds
     if progress.updated_at is not None and now is not None:
-        age = max(0.0, (now - progress.updated_at).total_seconds())
+        age = 60.0 * max(0, int(now.timestamp() // 60) - int(progress.updated_at.timestamp() // 60))
     what = stage_words(progress.stage)
     if age is None:
         return what

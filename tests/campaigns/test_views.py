@@ -886,14 +886,15 @@ def test_a_card_stays_the_same_from_poll_to_poll_while_its_running_volumes_only_
 ):
     """A running volume's age is said coarsely, so a card in trouble keeps its fingerprint and a poll
     answers 204 (its rows said "updated 12 s ago" and every poll of every tab sent the card again);
-    once a whole minute has passed the card changes, and the poll sends it."""
+    once the clock's minute turns the card changes, and the poll sends it."""
     from datetime import timedelta
 
     from django.utils import timezone
 
     pipeline = "p-" + uuid.uuid4().hex[:8]
     add_campaign(cluster, "ageing", volume_ids=["C1", "C2", "C3"], pipeline=pipeline, failed="0", active=2)
-    started = timezone.now()
+    started = timezone.now().replace(second=5, microsecond=0)  # ages count minutes of the clock
+    monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=1))
     for index, volume in ((1, "C2"), (2, "C3")):
         cluster.put(campaign_pod("ageing", index))
         progress = {"stage": "stream", "pages_total": 40, "pages_done": 9, "updated_at": started.isoformat()}
@@ -902,6 +903,6 @@ def test_a_card_stays_the_same_from_poll_to_poll_while_its_running_volumes_only_
     assert card_html(html, "ageing").count("processing pages · updated under a minute ago") == 2
     monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=40))
     assert poll(results_client, html).status_code == 204
-    monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=61))
+    monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=55))  # the next minute
     card = card_html(page_text(poll(results_client, html)), "ageing")
     assert card.count("processing pages · updated 1 min ago") == 2

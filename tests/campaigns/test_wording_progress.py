@@ -26,17 +26,31 @@ def test_progress_sentence_names_the_stage_and_its_age():
 
 
 @pytest.mark.parametrize(
-    ("seconds", "text"),
-    [(0, "under a minute"), (59.9, "under a minute"), (60, "1 min"), (119, "1 min"), (599, "9 min")],
+    ("updated", "now", "text"),
+    [
+        ("09:00:00", "09:00:59", "under a minute"),
+        ("08:59:50", "09:00:10", "1 min"),
+        ("08:58:01", "09:00:00", "2 min"),
+        ("08:51:00", "09:00:59", "9 min"),
+    ],
 )
-def test_a_running_volumes_age_is_said_in_whole_minutes_so_it_changes_at_most_once_a_minute(seconds, text):
-    progress = Progress(done=1, total=2, stage="stream", updated_at=NOW - timedelta(seconds=seconds))
-    assert progress_sentence(progress, NOW) == f"processing pages · updated {text} ago"
+def test_a_running_volumes_age_is_said_in_minutes_of_the_clock(updated, now, text):
+    day = "2026-09-24T"
+    progress = Progress(done=1, total=2, stage="stream", updated_at=datetime.fromisoformat(f"{day}{updated}+00:00"))
+    assert progress_sentence(progress, datetime.fromisoformat(f"{day}{now}+00:00")) == (
+        f"processing pages · updated {text} ago"
+    )
+
+
+def test_every_row_turns_at_the_same_moment_whatever_second_it_was_updated_in():
+    rows = [Progress(done=1, total=2, stage="stream", updated_at=NOW - timedelta(seconds=s)) for s in (5, 55)]
+    assert {progress_sentence(p, NOW + timedelta(seconds=59)) for p in rows} == {"processing pages · updated 1 min ago"}
+    assert {progress_sentence(p, NOW + timedelta(seconds=60)) for p in rows} == {"processing pages · updated 2 min ago"}
 
 
 def test_the_age_follows_the_clock_not_the_moment_the_progress_was_read():
     progress = Progress(done=1, total=2, stage="stream", updated_at=NOW - timedelta(seconds=10), age_seconds=10)
-    assert progress_sentence(progress, NOW + timedelta(minutes=3)) == "processing pages · updated 3 min ago"
+    assert progress_sentence(progress, NOW + timedelta(minutes=3)) == "processing pages · updated 4 min ago"
 
 
 def test_progress_sentence_from_the_update_time_when_no_age_was_computed():
