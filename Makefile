@@ -57,8 +57,9 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
+# Every benchmark but the half-hour soak (run that with `make bench-soak`).
 bench: $(STAMP)
-	$(PY) -m pytest benchmarks -q -s
+	$(PY) -m pytest benchmarks -q -s --ignore=benchmarks/bench_soak.py
 
 # The archive-scale benchmark alone (about four minutes), its figures printed; ARCHIVE_SCALE=5 for five times the archive.
 ARCHIVE_SCALE ?= 1
