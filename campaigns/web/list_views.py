@@ -146,8 +146,8 @@ class _Page:
     def _card(self, card) -> tuple[str, str]:
         """A card's HTML and fingerprint, rendered once per second for every tab whose card is the same.
 
-        A card is what most of a poll costs (at 200 campaigns, 70% of its CPU: its running volumes say
-        "updated 12 s ago", so it changes at every poll). Its markup depends only on the card (campaign,
+        A card is what most of a poll costs (at 200 campaigns, 70% of its CPU, when its running volumes'
+        ages were said to the second and it changed at every poll). Its markup depends only on the card (campaign,
         progress read, sentences) and the time, so an equal card rendered within the same second is
         the same markup, whoever polled (the card template reads nothing of the person)."""
         key = overview.ident(card.campaign)

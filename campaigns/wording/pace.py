@@ -193,7 +193,8 @@ def _next_check(waiting_for_cache: int, volume: str) -> str:
 
 
 def pace_fact(view: CampaignPace | None) -> str:
-    """The operator's figure: ``9.0 volumes/h over the last hour, 9.7 since start; one volume ~26 min``."""
+    """The operator's figure: ``9.0 volumes/h over the last hour, 9.7 since start; one volume ~26 min``
+    (two significant figures: a tenth more or less is no news, and would change the card at every reading)."""
     if view is None:
         return ""
     pace = view.pace
@@ -201,11 +202,16 @@ def pace_fact(view: CampaignPace | None) -> str:
     if pace.recent is not None:
         recent = duration(pace.recent_seconds, up=False)
         window = "the last hour" if pace.recent_seconds >= 3600 else f"the last {recent}"
-        parts.append(f"{pace.recent:.1f} volumes/h over {window}")
+        parts.append(f"{_rate(pace.recent)} volumes/h over {window}")
     if pace.since_start is not None:
-        parts.append(f"{pace.since_start:.1f} volumes/h since start")
+        parts.append(f"{_rate(pace.since_start)} volumes/h since start")
     if pace.volume_seconds:
         parts.append(f"one volume about {duration(pace.volume_seconds)}")
     if view.stall_after_seconds and view.running_pods:
         parts.append(f"stalled after {duration(view.stall_after_seconds)} without a finished volume")
     return "; ".join(parts)
+
+
+def _rate(per_hour: float) -> str:
+    """``9.7``, ``68``, ``1200``: two significant figures, at least one decimal below 10."""
+    return f"{per_hour:.1f}" if per_hour < 10 else f"{float(f'{per_hour:.2g}'):.0f}"

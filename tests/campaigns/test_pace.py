@@ -17,10 +17,20 @@ from campaigns.domain import pace
 from campaigns.domain.projection import status_record_updates
 from campaigns.domain.timelines import Timelines
 from campaigns.models import RUNNING, SUCCEEDED, Campaign, Counts, PartState, Progress, Volume
-from campaigns.models.pace import FEW_FINISHED, LAST_HOUR, NOTHING_LEFT, SINCE_START, TOO_SOON, PageEvidence
+from campaigns.models.pace import (
+    FEW_FINISHED,
+    LAST_HOUR,
+    NOTHING_LEFT,
+    SINCE_START,
+    TOO_SOON,
+    CampaignPace,
+    Pace,
+    PageEvidence,
+)
 from campaigns.presentation import cards
 from campaigns.store.progress import VolumeProgress
 from campaigns.wording import pace as words
+from campaigns.wording.pace import pace_fact
 
 T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
 SNAPSHOT = timedelta(seconds=5)
@@ -336,3 +346,11 @@ def test_the_cards_sentence_adds_the_pages_its_own_progress_read_saw():
     said = cards.pace_sentence(stalled, rows, minutes(300))
     assert stalled.stalled and said.tone == "bad"
     assert "the last page was written at 10:59 UTC by C000. Check the run log of C000 first" in said.text
+
+
+def test_the_operators_pace_figure_keeps_two_significant_figures_so_a_card_changes_only_with_news():
+    def fact(recent: float, since: float) -> str:
+        return pace_fact(CampaignPace(pace=Pace(recent=recent, recent_seconds=3600, since_start=since)))
+
+    assert fact(68.1, 9.74) == "68 volumes/h over the last hour; 9.7 volumes/h since start"
+    assert fact(68.1, 1234.0) == fact(67.6, 1190.0)  # a reading that moves the pace a little changes nothing shown
