@@ -22,10 +22,11 @@ in the background; past all of it, the request waits for the new proof, so an ac
 rights were taken away stops seeing campaigns within that time. Each prefix's proof ages on its
 own. A proof is always made in the background: a request waits for it at most
 ``HTRFLOW_STORE_WAIT_SECONDS``, and when a slow store has not answered by then, it is answered from
-the last proof (however old) while the new one is under way, or, for an account with none yet, told
-the check could not be made; the proof lands for the next request. The probes come out of the
-person's store budget (``results.store.budget``); prefixes the budget does not grant now are proved
-a few seconds later.
+the last proof (however old) while the new one is under way; the proof lands for the next request.
+An account with no proof yet has nothing to answer from: its first page waits as long as a store
+call may take (``HTRFLOW_S3_TIMEOUT``), and only past that is told the check could not be made. The
+probes come out of the person's store budget (``results.store.budget``); prefixes the budget does
+not grant now are proved a few seconds later.
 
 While the store cannot be asked (down, slow, the budget spent), the last proof stands for
 ``RETRY_SECONDS`` before it is asked again; with no proof at all, the login's own proof of the
@@ -228,8 +229,13 @@ def access_of(request, results: Callable[..., Results]) -> Access:
         return _prove(current, results, known, _clock())
 
     if known is None or (now - known.proved_at >= interval and now >= known.retry_at):
-        # Waited for within a page's budget; past it, the last proof (or "not checked") answers now.
-        fresh = _proofs.prove_within(key, prove, float(settings.HTRFLOW_STORE_WAIT_SECONDS))
+        # Waited for within a page's budget; past it, the last proof answers now. An account with no
+        # proof yet has nothing to answer from, so its first page waits for the store as long as one
+        # store call may take, and only a store slower than that is told "not checked".
+        wait = float(settings.HTRFLOW_STORE_WAIT_SECONDS)
+        if known is None:
+            wait = max(wait, float(settings.HTRFLOW_S3_TIMEOUT) + 1.0)
+        fresh = _proofs.prove_within(key, prove, wait)
         return fresh or known or Access(known=False)
     if now >= known.retry_at and (now - known.proved_at >= interval / 2 or _unproved(known, results)):
         _proofs.prove_later(key, prove)
