@@ -53,6 +53,7 @@ def test_refusing_cuts_open_connections_and_refuses_new_ones_then_forwarding_lis
         answer += open_one.recv(1024)
     proxy.refuse()
     assert proxy.state == "refusing"
+    assert (proxy.connections, proxy.refused_cuts) == (1, 1)
     assert open_one.recv(1024) == b""  # cut: the server side is gone
     open_one.close()
     with pytest.raises(ConnectionRefusedError):

@@ -5,16 +5,16 @@ to the target, counting bytes each way whatever the server or the client do. Wit
 `count_requests=True` it also reads the HTTP/1.1 requests going up (request line, `Content-Length`
 bodies skipped) and counts them by method and key suffix, e.g. `GET progress.json`. A connection
 whose requests it cannot follow (chunked bodies) is counted in `unparsed` and still relayed.
+The relaying itself is benchmarks/relay.py's.
 """
 
 from __future__ import annotations
 
-import socket
-import threading
 from collections import Counter
 from urllib.parse import unquote, urlsplit
 
-CHUNK = 256 * 1024
+from benchmarks.relay import Relay
+
 HEAD_MAX = 64 * 1024
 
 
@@ -63,123 +63,54 @@ class _RequestReader:
             self.body_left = int(headers.get("content-length") or 0)
 
 
-class Forwarder:
+class Forwarder(Relay):
     """Relay 127.0.0.1:<port> to `target`, counting bytes (and HTTP requests when asked)."""
 
     def __init__(self, target: tuple[str, int], count_requests: bool = False):
-        self.target = target
+        super().__init__(target, "forwarder")
         self.count_requests = count_requests
-        self._lock = threading.Lock()
-        self._up = self._down = self._connections = self._unparsed = 0
+        self._up = self._down = self._unparsed = 0
         self._requests: Counter = Counter()
-        self._sockets: set[socket.socket] = set()
-        self._listener: socket.socket | None = None
-        self._threads: list[threading.Thread] = []
 
     def start(self) -> Forwarder:
-        listener = socket.create_server(("127.0.0.1", 0))
-        listener.settimeout(0.5)  # so that stop() is noticed: closing does not wake accept()
-        self._listener = listener
-        thread = threading.Thread(target=self._accept, name="forwarder", daemon=True)
-        thread.start()
-        self._threads.append(thread)
+        self._listen_on(0)
         return self
-
-    @property
-    def port(self) -> int:
-        return self._listener.getsockname()[1]
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def counts(self) -> dict:
         with self._lock:
             return {
                 "bytes_up": self._up,
                 "bytes_down": self._down,
-                "connections": self._connections,
+                "connections": self.connections,
                 "unparsed": self._unparsed,
                 "requests": {f"{m} {s}": n for (m, s), n in self._requests.items()},
             }
 
     def stop(self) -> None:
-        listener, self._listener = self._listener, None
-        if listener is None:
-            return
-        listener.close()
-        with self._lock:
-            sockets = list(self._sockets)
-        for sock in sockets:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            sock.close()
-        for thread in self._threads:
-            thread.join(timeout=5)
+        """Stop, and wait for the cut connections' pumps so that the counts are final."""
+        self._stopped = True
+        for pair in self._unlisten():
+            for pump in pair.pumps:
+                pump.join(timeout=5)
 
-    # --- relaying -------------------------------------------------------------------------------
+    # --- counting -------------------------------------------------------------------------------
 
-    def _accept(self) -> None:
-        while (listener := self._listener) is not None:
-            try:
-                client, _ = listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            client.settimeout(None)
-            try:
-                server = socket.create_connection(self.target, timeout=10)
-            except OSError:
-                client.close()
-                continue
-            server.settimeout(None)
-            with self._lock:
-                self._connections += 1
-                self._sockets.update((client, server))
-            reader = _RequestReader(self._seen) if self.count_requests else None
-            for source, sink, upward in ((client, server, True), (server, client, False)):
-                thread = threading.Thread(
-                    target=self._pump, args=(source, sink, upward, reader), name="forwarder-pump", daemon=True
-                )
-                thread.start()
-                self._threads.append(thread)
-            self._threads = [t for t in self._threads if t.is_alive()]
+    def _new_state(self) -> _RequestReader | None:
+        return _RequestReader(self._seen) if self.count_requests else None
 
     def _seen(self, method: str, path: str) -> None:
         with self._lock:
             self._requests[(method, key_suffix(path))] += 1
 
-    def _pump(self, source: socket.socket, sink: socket.socket, upward: bool, reader: _RequestReader | None) -> None:
-        try:
-            while True:
-                data = source.recv(CHUNK)
-                if not data:
-                    break
-                if upward and reader is not None:
-                    was_lost = reader.lost
-                    reader.feed(data)
-                    if reader.lost and not was_lost:
-                        with self._lock:
-                            self._unparsed += 1
-                with self._lock:
-                    if upward:
-                        self._up += len(data)
-                    else:
-                        self._down += len(data)
-                sink.sendall(data)
-        except OSError:
-            pass
-        finally:
-            try:
-                sink.shutdown(socket.SHUT_WR)
-            except OSError:
-                pass
-            with self._lock:
-                done = source not in self._sockets or sink not in self._sockets
-                self._sockets.discard(source)
-            if done:
-                source.close()
-                sink.close()
+    def _passing(self, data: bytes, upward: bool, state: object) -> None:
+        lost = False
+        if upward and isinstance(reader := state, _RequestReader):
+            was_lost = reader.lost
+            reader.feed(data)
+            lost = reader.lost and not was_lost
+        with self._lock:
+            self._unparsed += int(lost)
+            if upward:
+                self._up += len(data)
+            else:
+                self._down += len(data)
