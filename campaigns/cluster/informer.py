@@ -15,7 +15,8 @@ dashboards people use do:
   broken watch: it is opened again at once;
 - a version too old for the server (410) means listing again, after the back-off pause and a
   random part of `RELIST_SPREAD_SECONDS`, so the lists of a compacted server do not all come back
-  in the same instant;
+  in the same instant; the relist keeps every object that did not change as it was (`_listed`), so
+  no second copy of the list is held and nothing unchanged is projected again;
 - a failure is remembered (its `kube.ClusterUnavailable`, since when) and retried after the same
   back-off; the objects last read are kept meanwhile;
 - watches that keep ending early (or keep not being streams) for `WATCHES_FAILING_SECONDS` are a
@@ -196,6 +197,15 @@ class Informer:
             obj = slim_pod(obj)
         return compact(obj)
 
+    def _listed(self, obj: dict) -> dict:
+        """A listed object as kept: the one already held when it is equal. A relist (after a 410) then
+        keeps every object that did not change, so the process never holds a second copy of the list
+        (the projection still refers to the objects it was made from) and sees nothing to project
+        again. Only this thread writes `_objects`, so it is read here without the lock."""
+        obj = self._slim(obj)
+        held = self._objects.get(_key(obj)) if self.known else None
+        return held if held is not None and held == obj else obj
+
     # --- reading ---------------------------------------------------------------------------------
 
     def items(self) -> list[dict] | None:
@@ -309,7 +319,7 @@ class Informer:
         self.lists += 1
         if self.lists > 1:
             metrics.relisted(self.source.field)
-        answered = kube.list_source(self.source, self._slim)
+        answered = kube.list_source(self.source, self._listed)
         if answered is None:  # optional and refused: not known
             with self._lock:
                 changed = self.known
@@ -320,7 +330,10 @@ class Informer:
             self.bytes_read += listed.size
             objects = {_key(obj): obj for obj in listed.items}
             with self._lock:
-                changed = not self.known or objects != self._objects
+                held = self._objects
+                changed = not self.known or len(objects) != len(held) or any(
+                    obj is not held.get(key) for key, obj in objects.items()
+                )
                 self._objects = objects
                 self.known = True
             self.resource_version = listed.resource_version or "0"

@@ -154,6 +154,29 @@ def test_after_a_compaction_each_list_relists_once_at_its_own_moment(cluster, mo
     assert len(board.settle(NS).snapshot.pods) == 5
 
 
+def test_a_relist_keeps_what_did_not_change_so_nothing_is_held_twice_or_projected_again(cluster):
+    informers = started(cluster)
+    pods = next(each for each in informers if each.source.field == "pods")
+    before = board.settle(NS)
+    held = {informer._key(pod): pod for pod in pods.items()}
+    lists = pods.lists
+    cluster.put(campaign_pod("campaign-000", 0))  # one pod changes while the watches are gone
+    cluster.compact()
+    cluster.drop_watches()
+    eventually(lambda: pods.lists > lists, seconds=10)
+    after = board.settle(NS)
+    now = {informer._key(pod): pod for pod in pods.items()}
+    changed = informer._key(campaign_pod("campaign-000", 0))
+    assert changed in now
+    assert all(now[key] is pod for key, pod in held.items() if key != changed), "a relist made a second copy"
+    assert after.edition > before.edition
+    untouched = [c for c in after.campaigns if c.name != "campaign-000"]
+    assert untouched and all(any(c is old for old in before.campaigns) for c in untouched), (
+        "a campaign whose objects did not change was projected again"
+    )
+    assert next(c for c in after.campaigns if c.name == "campaign-000") not in before.campaigns
+
+
 def test_a_server_that_expires_every_version_is_relisted_further_and_further_apart(cluster):
     informers = started(cluster)
     pods = next(each for each in informers if each.source.field == "pods")
