@@ -9,7 +9,8 @@ second, the list page every 15 s and a small result file every 3 s. The product 
 server and the store through a fault proxy each (benchmarks/faultproxy.py), and every
 `SOAK_FAULT_SECONDS` (default 180) one fault begins, in turn: the API server gone 20 s (connection
 refused, open connections cut), watches expired 20 s (the double answers every watch 410), the
-store slow 30 s (every answer after 4 s), the store gone 20 s.
+store slow 30 s (every answer after 4 s), the store gone 20 s. `SOAK_FAULTS` (comma-separated names)
+takes only those in turn, to look at one closer in a shorter run.
 
 What it prints:
 
@@ -86,6 +87,16 @@ def soak_minutes() -> float:
 
 def fault_seconds() -> float:
     return float(os.environ.get("SOAK_FAULT_SECONDS", "") or 180)
+
+
+def faults() -> tuple[tuple[str, float], ...]:
+    """The faults taken in turn: all of `FAULTS`, or those `SOAK_FAULTS` names (comma-separated), to
+    look at one closer in a shorter run."""
+    wanted = [name.strip() for name in os.environ.get("SOAK_FAULTS", "").split(",") if name.strip()]
+    unknown = set(wanted) - {name for name, _seconds in FAULTS}
+    if unknown:
+        raise ValueError(f"SOAK_FAULTS names no such fault: {sorted(unknown)}; the faults are {[n for n, _ in FAULTS]}")
+    return tuple(fault for fault in FAULTS if not wanted or fault[0] in wanted)
 
 
 @dataclass
@@ -290,10 +301,10 @@ class Soak:
         began = self.began = time.monotonic()
         end = began + soak_minutes() * 60
         period = fault_seconds()
-        schedule = []
+        schedule, turns = [], faults()
         at, turn = period, 0
-        while at + FAULTS[turn % len(FAULTS)][1] + period / 2 <= soak_minutes() * 60:
-            schedule.append((began + at, FAULTS[turn % len(FAULTS)]))
+        while at + turns[turn % len(turns)][1] + period / 2 <= soak_minutes() * 60:
+            schedule.append((began + at, turns[turn % len(turns)]))
             at, turn = at + period, turn + 1
         next_sample = began
         while (now := time.monotonic()) < end:
