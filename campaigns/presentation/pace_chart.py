@@ -2,9 +2,10 @@
 
 `draw` takes plain inputs (points of a cumulative count over time, the total, an optional forecast
 range, now) and gives a `PaceChart`: server-rendered SVG markup and the same in words (a sentence,
-and on the campaign page a small table), so nothing of it needs JavaScript. `layout` is the geometry
-alone, in the SVG's own units, so tests can check where things are drawn. `chart_for` is the
-adapter from a campaign's `pace` (models/pace.py) to those inputs.
+and on the campaign page a small table), so nothing of it needs JavaScript. The words themselves are
+`campaigns.wording.pace`'s; this module picks what they are said of (the points, the band as drawn,
+where it is cut). `layout` is the geometry alone, in the SVG's own units, so tests can check where
+things are drawn. `chart_for` is the adapter from a campaign's `pace` (models/pace.py) to those inputs.
 
 Two sizes: a sparkline for a card (no text inside it; its sentence sits under it) and a larger chart
 for the campaign page, with the times on its edges and a dot where volumes were seen to finish.
@@ -14,8 +15,8 @@ How it reads without colour: the finished line is solid, the forecast band is ha
 dashes, and the words say which is which. The SVG is `role="img"`, named by its own title and
 described by the sentence beside it; every shape inside it is decoration for that description.
 
-Markup is built only here, from numbers this module formats and text it escapes (`_esc`): no string
-from the cluster reaches the markup unescaped, and ids are reduced to safe characters.
+Markup is built only here, from numbers this module formats and text it escapes (`_esc`, the wording's
+included): no string from the cluster reaches the markup unescaped, and ids are reduced to safe characters.
 """
 
 from __future__ import annotations
@@ -23,12 +24,23 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.models import RUNNING, Campaign
+from campaigns.wording.pace import (
+    CHART_EARLIEST,
+    CHART_LATEST,
+    CHART_NOW,
+    chart_edges,
+    chart_point,
+    chart_sentence,
+    chart_title,
+    moment,
+)
+from campaigns.wording.words import number
 
 HORIZON = 3  # the chart shows at most this many times the observed span after now (the band goes on)
 LABEL_CHAR = 8.8  # about how wide one character of a label is at most (16 units, narrow screens)
@@ -208,23 +220,7 @@ def _count_at(points: list[tuple[datetime, int]], at: datetime) -> int:
     return before[-1] if before else points[0][1]
 
 
-# --- words ----------------------------------------------------------------------------------------
-
-
-def when(at: datetime, now: datetime) -> str:
-    """A moment as the site writes it: "14:02 UTC", with the day when it is not today's."""
-    at, today = at.astimezone(UTC), now.astimezone(UTC)
-    if at.date() == today.date():
-        return f"{at:%H:%M} UTC"
-    return f"{at.day} {at:%b %H:%M} UTC"
-
-
-def _short(at: datetime, now: datetime) -> str:
-    return when(at, now).removesuffix(" UTC")
-
-
-def number(value: int) -> str:
-    return f"{value:,}"
+# --- words (said by campaigns.wording.pace; here only what they are said of) -----------------------
 
 
 def sentence(
@@ -239,22 +235,11 @@ def sentence(
     """What the picture shows, in words."""
     points = _clean(series)
     if not points:
-        return f"Nothing to draw yet: no {unit} have been seen to finish."
-    (first_at, first), (last_at, last) = points[0], points[-1]
-    told = f"The chart shows {unit} finished (done or failed) over time: {number(first)} at {when(first_at, now)}"
-    told += f", {number(last)} of {number(total)} now ({when(max(now, last_at), now)})."
-    if stalled_since is not None:
-        told += f" The line is flat: nothing has finished since {when(stalled_since, now)}."
-    band = ahead(band, max(last_at, now))
-    if band is not None and last < total:
-        told += (
-            f" The hatched band is the forecast: all {number(total)} finished between "
-            f"{when(band[0], now)} and {when(band[1], now)}"
-        )
-        told += f" (the chart stops at {when(cut_at, now)}; the band goes on)." if cut_at else "."
-    elif last < total and stalled_since is None:
-        told += " No forecast is drawn yet."
-    return told
+        return chart_sentence(unit, total, None, None, now)
+    drawn = ahead(band, max(points[-1][0], now))
+    return chart_sentence(
+        unit, total, points[0], points[-1], now, band=drawn, stalled_since=stalled_since, cut_at=cut_at
+    )
 
 
 def rows(
@@ -272,18 +257,15 @@ def rows(
     found = []
     previous = None
     for at, count in points:
-        what = "the start" if previous is None and count == 0 else "seen finished by then"
-        if previous is not None and count > previous and at in marked:
-            what = f"{number(count - previous)} more seen finished"
-        found.append(Row(at, when(at, now), number(count), what))
+        found.append(Row(at, moment(at, now), number(count), chart_point(count, previous, at in marked)))
         previous = count
     last_at, last = points[-1]
     if now > last_at:
-        found.append(Row(now, when(now, now), number(last), "now"))
+        found.append(Row(now, moment(now, now), number(last), CHART_NOW))
     band = ahead(band, max(last_at, now))
     if band is not None and last < total:
-        found.append(Row(band[0], when(band[0], now), number(total), "forecast: done at the earliest"))
-        found.append(Row(band[1], when(band[1], now), number(total), "forecast: done at the latest"))
+        found.append(Row(band[0], moment(band[0], now), number(total), CHART_EARLIEST))
+        found.append(Row(band[1], moment(band[1], now), number(total), CHART_LATEST))
     return tuple(found)
 
 
@@ -352,11 +334,12 @@ def edge_labels(shape: Layout, total: int, unit: str, now: datetime) -> list[Lab
     run into one placed before it is left out (the words beside the chart say it all)."""
     f = shape.frame
     below = f.bottom + 18
-    labels = [Label(f.left, f.top - 8, f"{number(total)} {unit}", "start")]
-    wanted = [Label(shape.now_x, below, f"now {_short(now, now)}", "middle")]
-    wanted.append(Label(f.left, below, _short(shape.start, now), "start"))
+    words = chart_edges(total, unit, shape.start, shape.end, now, shape.band_cut)
+    labels = [Label(f.left, f.top - 8, words["total"], "start")]
+    wanted = [Label(shape.now_x, below, words["now"], "middle")]
+    wanted.append(Label(f.left, below, words["start"], "start"))
     if shape.band:
-        wanted.append(Label(f.right, below, _short(shape.end, now) + (" →" if shape.band_cut else ""), "end"))
+        wanted.append(Label(f.right, below, words["end"], "end"))
     placed: list[tuple[float, float]] = []
     for label in wanted:
         span = _extent(label, f)
@@ -408,8 +391,7 @@ def draw(
     words = sentence(series, total, now, band if shape and shape.band else None, unit, stalled_since, cut_at)
     if shape is None:
         return PaceChart(chart_id, large, mark_safe(""), words, unit=unit)
-    title = f"Chart: {unit} of {name} finished over time" if name else f"Chart: {unit} finished over time"
-    title += " (in words beside it)"
+    title = chart_title(unit, name)
     labels = edge_labels(shape, total, unit, now) if large else ()
     chart = svg(shape, chart_id, title, f"{chart_id}-words", labels)
     table = rows(series, now, band if shape.band else None, total, marks) if large else ()

@@ -15,6 +15,7 @@ library, so wording sits between the two and no import goes back up.
 - ``notes``     a card's notes: its page tally, failed pages, volumes the account may not read
 - ``lists``     the campaign list: filter labels, the live region's announcement
 - ``banners``   the banner over a page showing an older state of the cluster
+- ``pace``      when a running campaign may finish or that it stalled, and the pace chart's words
 
 This package's ``__init__`` imports nothing: ``campaigns.models`` reads ``wording.quality`` (through
 ``campaigns.domain.quality``), which must not pull in the modules that read ``campaigns.models``.

@@ -1,4 +1,4 @@
-"""What a running campaign's card says of its pace: when it may finish, or that it has stalled.
+"""What a running campaign's card says of its pace: when it may finish, or that it has stalled; and its chart.
 
 Pure words over `models.pace` values. Times are said in UTC, as everywhere on the site; durations
 and clock times are rounded (to 5 or 10 minutes) so a card does not change with every poll, and a
@@ -7,11 +7,15 @@ cluster (pods running, volumes finished) and, where the person's own progress re
 pages (`PageEvidence`: written within the last 10 minutes, as a running volume's row counts it, means
 they still move); without them it says what the cluster alone shows. Then the next thing to
 check: the warm-up when pods wait for the model cache, else a running volume's run log, then the store.
+
+The pace chart's words are here too (`presentation.pace_chart` draws, and calls these with plain values):
+its title, the sentence that describes it, its table's labels and the words on its edges. Its times are
+said to the minute as seen (`moment`), not rounded: they name the points drawn.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from campaigns.models import Sentence
 from campaigns.models.pace import (
@@ -28,7 +32,7 @@ from campaigns.models.pace import (
     TooEarly,
 )
 from campaigns.wording.progress import STALE_PROGRESS_SECONDS
-from campaigns.wording.words import plural
+from campaigns.wording.words import number, plural
 
 TOO_EARLY = "Too early to say when it will finish"
 
@@ -215,3 +219,82 @@ def pace_fact(view: CampaignPace | None) -> str:
 def _rate(per_hour: float) -> str:
     """``9.7``, ``68``, ``1200``: two significant figures, at least one decimal below 10."""
     return f"{per_hour:.1f}" if per_hour < 10 else f"{float(f'{per_hour:.2g}'):.0f}"
+
+
+# --- the pace chart's words (campaigns.presentation.pace_chart draws; these say what it draws) ------------
+
+
+def moment(at: datetime, now: datetime) -> str:
+    """A moment to the minute, unrounded: ``14:02 UTC``, with the day when it is not today's (``3 May 14:02
+    UTC``). The chart's points are times seen, so they are said as seen, unlike `clock`'s forecast."""
+    at, today = at.astimezone(UTC), now.astimezone(UTC)
+    if at.date() == today.date():
+        return f"{at:%H:%M} UTC"
+    return f"{at.day} {at:%b %H:%M} UTC"
+
+
+def chart_title(unit: str, name: str = "") -> str:
+    """The SVG's own name: ``Chart: volumes of parish finished over time (in words beside it)``."""
+    of = f" of {name}" if name else ""
+    return f"Chart: {unit}{of} finished over time (in words beside it)"
+
+
+def chart_sentence(
+    unit: str,
+    total: int,
+    first: tuple[datetime, int] | None,
+    last: tuple[datetime, int] | None,
+    now: datetime,
+    *,
+    band: tuple[datetime, datetime] | None = None,
+    stalled_since: datetime | None = None,
+    cut_at: datetime | None = None,
+) -> str:
+    """What the chart shows: its first and newest counts (None when there are none), the line's stall, and
+    the forecast ``band`` as drawn (from now on; None when none is drawn), cut at ``cut_at`` when it is."""
+    if first is None or last is None:
+        return f"Nothing to draw yet: no {unit} have been seen to finish."
+    (first_at, first_count), (last_at, finished) = first, last
+    told = (
+        f"The chart shows {unit} finished (done or failed) over time: {number(first_count)} at "
+        f"{moment(first_at, now)}, {number(finished)} of {number(total)} now ({moment(max(now, last_at), now)})."
+    )
+    if stalled_since is not None:
+        told += f" The line is flat: nothing has finished since {moment(stalled_since, now)}."
+    if band is not None and finished < total:
+        told += (
+            f" The hatched band is the forecast: all {number(total)} finished between "
+            f"{moment(band[0], now)} and {moment(band[1], now)}"
+        )
+        told += f" (the chart stops at {moment(cut_at, now)}; the band goes on)." if cut_at else "."
+    elif finished < total and stalled_since is None:
+        told += " No forecast is drawn yet."
+    return told
+
+
+CHART_NOW = "now"
+CHART_EARLIEST = "forecast: done at the earliest"
+CHART_LATEST = "forecast: done at the latest"
+
+
+def chart_point(count: int, previous: int | None, seen_finishing: bool) -> str:
+    """What a point of the chart's table is: the start, a count seen by then, or how many more were seen
+    finishing there (``seen_finishing``: a dot is drawn at it)."""
+    if previous is not None and count > previous and seen_finishing:
+        return f"{number(count - previous)} more seen finished"
+    return "the start" if previous is None and count == 0 else "seen finished by then"
+
+
+def chart_edges(total: int, unit: str, start: datetime, end: datetime, now: datetime, cut: bool) -> dict[str, str]:
+    """The large chart's words on its edges: the total at the top; the left and right times and now below
+    (``→`` when the forecast goes on past the right edge)."""
+
+    def short(at: datetime) -> str:
+        return moment(at, now).removesuffix(" UTC")
+
+    return {
+        "total": f"{number(total)} {unit}",
+        "now": f"now {short(now)}",
+        "start": short(start),
+        "end": short(end) + (" →" if cut else ""),
+    }

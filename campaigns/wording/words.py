@@ -45,6 +45,11 @@ def human_age(seconds: float | None) -> str:
     return f"{seconds // 86400} d"
 
 
+def number(value: int) -> str:
+    """A count as the site writes it: ``12,345``."""
+    return f"{value:,}"
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 

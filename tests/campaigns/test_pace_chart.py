@@ -8,7 +8,7 @@ that says what it shows. The adapter draws a running campaign's pace as the boar
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from xml.etree import ElementTree
 
 from hypothesis import given, settings
@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from campaigns.domain import pace
 from campaigns.models import RUNNING, SUCCEEDED, Campaign, Counts
 from campaigns.presentation import pace_chart as chart
+from campaigns.wording import pace as wording
 
 NOW = datetime(2026, 5, 4, 10, 52, tzinfo=UTC)
 SVG = "{http://www.w3.org/2000/svg}"
@@ -199,6 +200,22 @@ def test_the_sentence_says_what_the_picture_shows_in_plain_words():
     assert chart.sentence(STEADY, 40, NOW, None).endswith("No forecast is drawn yet.")
     stalled = chart.sentence(STEADY, 40, NOW, None, stalled_since=ago(10))
     assert stalled.endswith("The line is flat: nothing has finished since 10:42 UTC.")
+
+
+def test_the_charts_words_come_from_plain_values_with_times_in_utc_and_the_day_when_not_today():
+    evening = datetime(2026, 5, 3, 23, 30, tzinfo=timezone(timedelta(hours=-2)))  # 01:30 UTC on 4 May
+    assert wording.moment(evening, NOW) == "01:30 UTC"
+    assert wording.moment(ago(60 * 24), NOW) == "3 May 10:52 UTC"
+    assert wording.chart_title("pages") == "Chart: pages finished over time (in words beside it)"
+    titled = wording.chart_title("volumes", "parish")
+    assert titled == "Chart: volumes of parish finished over time (in words beside it)"
+    said = wording.chart_sentence(
+        "volumes", 12_000, (ago(30), 0), (ago(5), 1_500), NOW, band=(later(60), later(600)), cut_at=later(300)
+    )
+    assert "1,500 of 12,000 now (10:52 UTC)" in said
+    assert said.endswith("(the chart stops at 15:52 UTC; the band goes on).")
+    assert wording.chart_sentence("volumes", 10, (ago(5), 10), (ago(5), 10), NOW).endswith("now (10:52 UTC).")
+    assert wording.chart_point(3, 3, seen_finishing=True) == "seen finished by then"  # a dot, but no more
 
 
 def test_the_large_chart_labels_its_edges_without_overlap_and_tables_every_point():
