@@ -12,10 +12,19 @@ which costs nothing): its automatic passes look only at what came since, and sta
 are still freed as their last reference goes; only garbage caught in a cycle waits while frozen.
 To bound that wait, once every `THAW_SECONDS` the frozen objects are handed back and collected in
 one full pass, in a board's thread after its reading (one pause every ten minutes).
+
+Memory freed is also handed back to the system (`give_back`) after each thaw, and by an informer
+after each relist. A relist decodes every page of a list whole (500 pods with their
+`managedFields` are several megabytes of objects for a moment) while the objects kept live among
+them; glibc's allocator keeps the pages so freed, and the soak saw the worker's RSS step up at every
+relist and never come down. `malloc_trim` returns them, in about a millisecond when there is little
+to return (where the C library has it: glibc, as in the image; elsewhere nothing is done). Four
+relists of the archive took the worker from 211 to 228 MiB without it, from 210 to 215 MiB with it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import threading
 import time
@@ -26,12 +35,33 @@ _lock = threading.Lock()
 _last_thaw = {"at": time.monotonic()}
 
 
+def _malloc_trim():
+    try:
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)
+    except OSError:
+        return None
+
+
+_trim = _malloc_trim()
+
+
+def give_back() -> bool:
+    """Hand the C allocator's free pages back to the system; False where that cannot be done."""
+    if _trim is None:
+        return False
+    _trim(0)
+    return True
+
+
 def after_reading() -> None:
     """Set aside from the collector what the process holds now; every `THAW_SECONDS`, first hand back
-    and collect what was set aside before."""
+    and collect what was set aside before, and hand what that freed back to the system."""
     with _lock:
-        if time.monotonic() - _last_thaw["at"] >= THAW_SECONDS:
+        thawed = time.monotonic() - _last_thaw["at"] >= THAW_SECONDS
+        if thawed:
             gc.unfreeze()
             gc.collect()
             _last_thaw["at"] = time.monotonic()
         gc.freeze()
+        if thawed:
+            give_back()

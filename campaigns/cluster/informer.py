@@ -49,7 +49,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from campaigns.cluster import kube
+from campaigns.cluster import collector, kube
 from core import metrics
 
 log = logging.getLogger(__name__)
@@ -342,6 +342,8 @@ class Informer:
         self.synced.set()
         if changed:
             self._changed()
+        if self.lists > 1:
+            collector.give_back()  # what the pages of a list read whole again held, back to the system
 
     def _watch(self) -> WatchEnd:
         self.watch_starts += 1

@@ -46,3 +46,18 @@ def test_the_board_sets_its_reading_aside_after_each_one(cluster, monkeypatch): 
     load_campaigns(cluster, 1)
     board.reading(NS)
     eventually(lambda: len(calls) >= 1)
+
+
+def test_memory_a_thaw_frees_goes_back_to_the_system(monkeypatch):
+    trims = []
+    monkeypatch.setattr(collector, "_trim", trims.append)
+    monkeypatch.setitem(collector._last_thaw, "at", time.monotonic())
+    collector.after_reading()
+    assert trims == []  # an ordinary reading frees nothing to give back
+    monkeypatch.setattr(collector, "THAW_SECONDS", 0.0)
+    collector.after_reading()
+    assert trims == [0]
+
+
+def test_the_c_library_here_can_give_memory_back():
+    assert collector.give_back(), "malloc_trim was not found in this process's C library (glibc has it)"

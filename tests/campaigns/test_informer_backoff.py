@@ -15,7 +15,7 @@ import time
 import pytest
 from prometheus_client import REGISTRY
 
-from campaigns.cluster import board, informer
+from campaigns.cluster import board, collector, informer
 from campaigns.cluster import kube as kube_api
 from core import metrics
 from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
@@ -154,12 +154,14 @@ def test_after_a_compaction_each_list_relists_once_at_its_own_moment(cluster, mo
     assert len(board.settle(NS).snapshot.pods) == 5
 
 
-def test_a_relist_keeps_what_did_not_change_so_nothing_is_held_twice_or_projected_again(cluster):
+def test_a_relist_keeps_what_did_not_change_so_nothing_is_held_twice_or_projected_again(cluster, monkeypatch):
     informers = started(cluster)
     pods = next(each for each in informers if each.source.field == "pods")
     before = board.settle(NS)
     held = {informer._key(pod): pod for pod in pods.items()}
     lists = pods.lists
+    relists = []
+    monkeypatch.setattr(collector, "give_back", lambda: relists.append(True))
     cluster.put(campaign_pod("campaign-000", 0))  # one pod changes while the watches are gone
     cluster.compact()
     cluster.drop_watches()
@@ -175,6 +177,7 @@ def test_a_relist_keeps_what_did_not_change_so_nothing_is_held_twice_or_projecte
         "a campaign whose objects did not change was projected again"
     )
     assert next(c for c in after.campaigns if c.name == "campaign-000") not in before.campaigns
+    assert relists, "a relist did not give its pages' memory back"
 
 
 def test_a_server_that_expires_every_version_is_relisted_further_and_further_apart(cluster):
