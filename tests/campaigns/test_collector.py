@@ -1,5 +1,6 @@
-"""campaigns.cluster.collector: what a reading holds is set aside from Python's cyclic collector, and
-handed back and collected once per thaw period, so garbage caught in a cycle still goes."""
+"""campaigns.cluster.collector: what came since the last reading is collected and what a reading holds
+is set aside from Python's cyclic collector, handed back and collected once per thaw period, so
+garbage caught in a cycle still goes."""
 
 from __future__ import annotations
 
@@ -24,17 +25,29 @@ def _cycle() -> weakref.ref:
     return weakref.ref(first)
 
 
-def test_a_cycle_set_aside_waits_for_the_thaw_and_is_collected_then(monkeypatch):
+def test_a_cycle_made_since_the_last_reading_is_collected_not_set_aside(monkeypatch):
     monkeypatch.setattr(collector, "THAW_SECONDS", 3600.0)
     monkeypatch.setitem(collector._last_thaw, "at", time.monotonic())
-    gc.disable()  # no automatic pass between making the cycle and setting it aside
+    gc.disable()  # no automatic pass between making the cycle and the reading
     try:
         alive = _cycle()
         collector.after_reading()
+        assert alive() is None
     finally:
         gc.enable()
+
+
+def test_a_cycle_among_objects_set_aside_waits_for_the_thaw_and_is_collected_then(monkeypatch):
+    monkeypatch.setattr(collector, "THAW_SECONDS", 3600.0)
+    monkeypatch.setitem(collector._last_thaw, "at", time.monotonic())
+    first, second = _Node(), _Node()
+    collector.after_reading()  # both alive, so set aside
+    first.other, second.other = second, first
+    alive = weakref.ref(first)
+    del first, second  # now garbage, caught in a cycle among objects set aside
+    collector.after_reading()
     gc.collect()
-    assert alive() is not None and gc.get_freeze_count() > 0  # set aside: a full pass does not see it
+    assert alive() is not None and gc.get_freeze_count() > 0  # set aside: no pass sees it
     monkeypatch.setattr(collector, "THAW_SECONDS", 0.0)
     collector.after_reading()
     assert alive() is None  # handed back and collected
