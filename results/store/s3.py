@@ -41,6 +41,11 @@ MAX_CLIENTS = 64
 # botocore makes one attempt only: its retries would repeat a read timeout, so a hung store
 # would cost two timeouts before a 504. A refused connection (quick) is retried once here.
 TOTAL_ATTEMPTS = 1
+# Connections kept open per account. One person's background readers alone may call at once: progress
+# (12 + 4 threads, campaigns/store/progress.py) and the access checks (6 + 8, results/store/access.py),
+# and their downloads (4 by default); botocore's 10 made it close and reopen a connection per call past
+# ten, and log a warning each time.
+MAX_CONNECTIONS = 40
 
 ACCOUNT_VALID_CODES = {"NoSuchKey", "AccessDenied", "InvalidRange"}
 
@@ -103,6 +108,7 @@ def _make_client(access_key, secret_key):
         connect_timeout=timeout,
         read_timeout=timeout,
         retries={"total_max_attempts": TOTAL_ATTEMPTS, "mode": "standard"},
+        max_pool_connections=MAX_CONNECTIONS,
     )
     return _boto3_session().client(
         "s3",
