@@ -131,6 +131,7 @@ class Record:
     samples: list[dict] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
     ends: list[tuple[float, bool]] = field(default_factory=list)  # downloads ended: when, whole file read
+    sent_again: int = 0  # requests sent again because the server closed their idle connection (`_closed_while_idle`)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, asked: Asked) -> None:
@@ -141,10 +142,24 @@ class Record:
 # --- the clients ---------------------------------------------------------------------------------
 
 
+def _closed_while_idle(error: requests.RequestException) -> bool:
+    """The server closed a kept-alive connection just as this request went out on it (HTTP/1.1's
+    keep-alive race: gunicorn closes idle connections after 2 s). Browsers send the request again on
+    a new connection; `requests` does not, so the soak does it once and counts it."""
+    return isinstance(error, requests.ConnectionError) and "RemoteDisconnected" in repr(error)
+
+
 def _get(session, record: Record, what: str, url: str, stop: threading.Event | None = None):
     began = time.monotonic()
     try:
-        answer = session.get(url, timeout=TIMEOUT)
+        try:
+            answer = session.get(url, timeout=TIMEOUT)
+        except requests.ConnectionError as error:
+            if not _closed_while_idle(error):
+                raise
+            with record.lock:
+                record.sent_again += 1
+            answer = session.get(url, timeout=TIMEOUT)
     except requests.RequestException as error:
         record.add(Asked(began, what, urlsplit(url).path, 0, time.monotonic() - began, type(error).__name__))
         return None
@@ -255,8 +270,15 @@ def _proc(pid: int) -> dict:
         name, _, value = line.partition(":")
         if name in ("VmRSS", "Threads"):
             fields[name] = int(value.split()[0])
+    sockets = 0
+    fds = os.listdir(f"/proc/{pid}/fd")
+    for fd in fds:
+        try:
+            sockets += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except OSError:  # closed since the listing
+            pass
     return {"pid": pid, "rss": fields.get("VmRSS", 0) * 1024, "threads": fields.get("Threads", 0),
-            "fds": len(os.listdir(f"/proc/{pid}/fd"))}
+            "fds": len(fds), "sockets": sockets}
 
 
 class Soak:
@@ -456,6 +478,8 @@ def analyse(soak: Soak, done_before: int, log_path: Path) -> dict:
         "growth": {key: _growth(samples, warm_until, key) for key in ("rss", "threads", "fds")},
         "pids": sorted({s["pid"] for s in samples}),
         "rss_by_minute": [s["rss"] for s in samples[:: max(1, int(60 / SAMPLE_SECONDS))]],
+        "fds_by_minute": [(s["fds"], s.get("sockets", 0)) for s in samples[:: max(1, int(60 / SAMPLE_SECONDS))]],
+        "sent_again": soak.record.sent_again,
         "samples": len(samples),
         "downloads_whole": sum(1 for _at, whole in soak.record.ends if whole),
         "log": _server_log(log_path),
@@ -513,7 +537,8 @@ def report(found: dict) -> list[str]:
                  + str(dict(Counter(a.status for a in files))))
     for each in others[:20] + files[:5]:
         lines.append(f"  {each.at - found['began']:6.0f} s  {each.what}: {each.status} {each.url}  {each.note[:100]!r}")
-    lines.append(f"no answer: {sum(found['no_answer'].values())}")
+    lines.append(f"no answer: {sum(found['no_answer'].values())}; sent again on a new connection after the server "
+                 f"closed the idle one (as browsers do): {found['sent_again']}")
     for (what, url, note), count in found["no_answer"].most_common(10):
         lines.append(f"  {count:5} {what} {url} ({note})")
     log = found["log"]
@@ -534,6 +559,8 @@ def _resource_lines(found: dict) -> list[str]:
         f"  threads {threads[0]:.0f} -> {threads[1]:.0f} (highest {threads[2]:.0f}); "
         f"open fds {fds[0]:.0f} -> {fds[1]:.0f} (highest {fds[2]:.0f})",
         "  RSS each minute (MiB): " + " ".join(f"{rss / mib:.0f}" for rss in found["rss_by_minute"]),
+        "  open fds each minute (of which sockets): "
+        + " ".join(f"{fds}({sockets})" for fds, sockets in found["fds_by_minute"]),
     ]
 
 
