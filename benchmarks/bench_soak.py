@@ -143,10 +143,12 @@ class Record:
 
 
 def _closed_while_idle(error: requests.RequestException) -> bool:
-    """The server closed a kept-alive connection just as this request went out on it (HTTP/1.1's
-    keep-alive race: gunicorn closes idle connections after 2 s). Browsers send the request again on
-    a new connection; `requests` does not, so the soak does it once and counts it."""
-    return isinstance(error, requests.ConnectionError) and "RemoteDisconnected" in repr(error)
+    """The server closed a kept-alive connection just as this request went out on it, before any
+    answer (HTTP/1.1's keep-alive race; urllib3 calls it "Connection aborted", with the server's close
+    or reset). Browsers send the request again on a new connection; `requests` does not, so the soak
+    does it once and counts it. The worker keeps idle connections 75 s (htrbrowser/gunicorn_conf.py),
+    so this should not happen to a client asking every few seconds."""
+    return isinstance(error, requests.ConnectionError) and "Connection aborted" in repr(error)
 
 
 def _get(session, record: Record, what: str, url: str, stop: threading.Event | None = None):

@@ -16,6 +16,12 @@ Command-line options still win; this file adds what a command line cannot say:
   makes each such close wait the whole 2 s, and meanwhile the worker accepts and answers nothing:
   16 slow downloads ending together held `/healthz` for 23 s (benchmarks/bench_soak.py). Those waits
   run in `LINGERING_CLOSES` threads of their own instead (`post_worker_init`).
+- **Idle connections are kept 75 s** (`keepalive`), not gunicorn's 2 s. A client (or a proxy in front)
+  that sends its next request on a kept connection just as the worker closes it gets no answer at all:
+  a browser sends it again, a script or a proxy reports an error (ingress-nginx keeps connections to
+  the pods 60 s, a load balancer about as long; with 2 s the soak's file reader, asking every 3 s, lost
+  one or two requests per window of relists, when the worker's loop ran late). Kept connections wait
+  in the worker's poller, not in a thread.
 - **A graceful stop gives the status writer's Lease up** as soon as the worker is told to stop
   (SIGTERM), not after its last slow download: the next pod writes status records at once instead of
   waiting out the Lease (`campaigns.cluster.status_lease.release`). `worker_exit` does it too, for a
@@ -49,6 +55,8 @@ except SettingError as error:  # one sentence, as settings.py gives, not gunicor
 
 # The site's own request lines replace the access log (see htrbrowser/logs.py).
 accesslog = None
+# Longer than the idle timeout of the proxies in front (see the module's docstring).
+keepalive = 75
 
 if LOG_FORMAT == "json":
     logconfig_dict = {

@@ -6,7 +6,9 @@ worker, one client after another (the soak, benchmarks/bench_soak.py, saw /healt
 16 slow downloads ended together); htrbrowser/gunicorn_conf.py moves the wait to threads of its own.
 """
 
+import http.client
 import socket
+import time
 
 import requests
 
@@ -28,3 +30,22 @@ def test_clients_that_keep_their_end_open_do_not_hold_the_health_check(gunicorn)
     finally:
         for sock in holders:
             sock.close()
+
+
+def test_an_idle_connection_is_kept_longer_than_a_poll(gunicorn):
+    """A request sent on a connection left idle 3 s is answered on it (gunicorn's own 2 s would have
+    closed it, and a client sending just then would get no answer)."""
+    base = gunicorn(collect_static=False)
+    connection = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=10)
+    try:
+        answers, sockets = [], []
+        for turn in range(2):
+            time.sleep(3 if turn else 0)
+            connection.request("GET", "/healthz")
+            answer = connection.getresponse()
+            answers.append((answer.status, answer.read()))
+            sockets.append(connection.sock)
+    finally:
+        connection.close()
+    assert answers == [(200, b"ok\n"), (200, b"ok\n")]
+    assert sockets[0] is sockets[1]  # the same connection, not a new one
