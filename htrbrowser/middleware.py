@@ -1,5 +1,7 @@
-"""Site-wide middleware: the address behind trusted proxies, and headers every page carries."""
+"""Site-wide middleware: the address behind trusted proxies, headers every page carries, and requests
+marked while in their views."""
 
+from campaigns.cluster import collector
 from results.accounts.site import adopt_forwarded
 
 # Pages load only our own scripts, styles and images; the ALTO viewer also shows
@@ -36,3 +38,16 @@ class ForwardedHeadersMiddleware:
     def __call__(self, request):
         adopt_forwarded(request)
         return self.get_response(request)
+
+
+class InViewMiddleware:
+    """Marks a request while its view runs, so the board sets a reading aside from Python's collector
+    only when no request holds part of it (`campaigns.cluster.collector.serving`). After the probes
+    and static files, which hold no reading; a streamed body is sent after this returns."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with collector.serving():
+            return self.get_response(request)

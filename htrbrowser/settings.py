@@ -69,6 +69,7 @@ MIDDLEWARE = [
     # Before CommonMiddleware, which enforces ALLOWED_HOSTS: a kubelet probe's Host is the pod's IP.
     "htrbrowser.probes.ProbeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "htrbrowser.middleware.InViewMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

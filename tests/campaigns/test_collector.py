@@ -5,6 +5,7 @@ garbage caught in a cycle still goes."""
 from __future__ import annotations
 
 import gc
+import threading
 import time
 import weakref
 
@@ -74,3 +75,66 @@ def test_memory_a_thaw_frees_goes_back_to_the_system(monkeypatch):
 
 def test_the_c_library_here_can_give_memory_back():
     assert collector.give_back(), "malloc_trim was not found in this process's C library (glibc has it)"
+
+
+def test_a_reading_waits_for_a_request_in_its_view_so_what_the_request_held_is_not_set_aside(monkeypatch):
+    monkeypatch.setattr(collector, "THAW_SECONDS", 3600.0)
+    monkeypatch.setitem(collector._last_thaw, "at", time.monotonic())
+    made, finish = threading.Event(), threading.Event()
+    alive: list[weakref.ref] = []
+
+    def request():
+        with collector.serving():
+            first, second = _Node(), _Node()  # what a view holds: alive now, a cycle once it ends
+            first.other, second.other = second, first
+            alive.append(weakref.ref(first))
+            made.set()
+            finish.wait(5)
+            del first, second
+
+    in_view = threading.Thread(target=request)
+    in_view.start()
+    made.wait(5)
+    reading = threading.Thread(target=collector.after_reading)
+    gc.disable()  # no automatic pass: only the reading's own may free the cycle
+    try:
+        reading.start()
+        time.sleep(0.1)
+        assert reading.is_alive(), "the reading set things aside while a request was in its view"
+        finish.set()
+        in_view.join(5)
+        reading.join(5)
+        assert alive[0]() is None  # collected by the reading's pass, not set aside until the thaw
+    finally:
+        gc.enable()
+
+
+def test_a_reading_sets_nothing_aside_when_no_request_leaves_its_view_in_time(monkeypatch):
+    monkeypatch.setattr(collector, "QUIET_WAIT_SECONDS", 0.2)
+    monkeypatch.setitem(collector._last_thaw, "at", time.monotonic())
+    gc.unfreeze()
+    skipped = collector.skipped()
+    with collector.serving():
+        started = time.monotonic()
+        collector.after_reading()
+        waited = time.monotonic() - started
+    assert gc.get_freeze_count() == 0
+    assert collector.skipped() == skipped + 1
+    assert waited >= 0.2
+    collector.after_reading()  # the next reading, with no request in a view, sets aside again
+    assert gc.get_freeze_count() > 0
+
+
+def test_a_page_request_is_marked_in_its_view_and_a_probe_is_not(client, monkeypatch):
+    seen = []
+    original = collector.serving
+
+    def serving():
+        seen.append("in view")
+        return original()
+
+    monkeypatch.setattr(collector, "serving", serving)
+    assert client.get("/healthz").status_code == 200
+    assert seen == []
+    client.get("/no-such-page")
+    assert seen == ["in view"]
