@@ -78,6 +78,8 @@ def test_a_person_makes_copies_and_revokes_their_feed_address_by_keyboard(scene,
     status, body = fetched(newer)
     assert status == 410 and body.decode().startswith("This feed address was turned off or replaced")
     press(page, "#feed-new")  # the page with an address, at a phone's width and in the dark scheme too
+    expect(page.locator("#feed-done")).to_contain_text("A new feed address was made")
+    page.wait_for_load_state("load")
     for width, scheme in ((390, "light"), (390, "dark"), (1400, "dark")):
         page.set_viewport_size({"width": width, "height": 900})
         page.emulate_media(color_scheme=scheme)
