@@ -24,6 +24,7 @@ from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
+from campaigns.cluster import pages
 from campaigns.models import Snapshot
 from core import metrics
 from core.contract import LABEL_CAMPAIGN, LABEL_JOB_NAME, LABEL_KIND, LABEL_MANAGED_BY, LABEL_PIPELINE
@@ -243,13 +244,13 @@ def _call(method: str, path: str, query: list[tuple[str, str]] | None = None, bo
     return _call_sized(method, path, query, body, content_type)[0]
 
 
-def _call_sized(method, path, query=None, body=None, content_type=None) -> tuple[dict, int]:
-    """`_call`, and how many bytes the answer was."""
+def _call_sized(method, path, query=None, body=None, content_type=None, decode=json.loads):
+    """`_call`, and how many bytes the answer was; `decode` reads the answer's bytes."""
     response = _request(method, path, query, body, content_type)
     try:
         data = response.data or b"{}"
         metrics.kube_bytes(len(data))
-        return json.loads(data), len(data)
+        return decode(data), len(data)
     except (urllib3.exceptions.HTTPError, OSError) as error:
         raise _connection_trouble(error) from None
     except ValueError:
@@ -291,16 +292,18 @@ def _list_pages(path: str, label_selector: str | None, field_selector: str | Non
     token = None
     version = ""
     size = 0
+
+    def one_item_at_a_time(data: bytes) -> tuple[dict, list]:
+        return pages.decode(data.decode(), transform)
+
     while True:
         query = [("limit", str(PAGE_SIZE)), *_selectors(label_selector, field_selector)]
         if token:
             query.append(("continue", token))
-        answer, answer_size = _call_sized("GET", path, query)
+        (fields, page), answer_size = _call_sized("GET", path, query, decode=one_item_at_a_time)
         size += answer_size
-        page = [item for item in answer.get("items") or [] if isinstance(item, dict)]
-        items.extend(map(transform, page) if transform else page)
-        meta = answer.get("metadata") or {}
-        del answer, page
+        items.extend(page)
+        meta = fields.get("metadata") or {}
         version = version or str(meta.get("resourceVersion") or "")
         token = meta.get("continue")
         if not token:
