@@ -6,7 +6,7 @@ class CampaignsConfig(AppConfig):
 
     def ready(self):
         # Imported here, as Django asks of AppConfig.ready: the app registry is complete only now.
-        from campaigns.cluster import kube, reading
+        from campaigns.cluster import collector, kube, reading
         from results.viewers import volume_place  # (as above)
 
         def records_of(namespace: str) -> list:
@@ -16,3 +16,4 @@ class CampaignsConfig(AppConfig):
                 return []
 
         volume_place.provide_records(records_of)
+        collector.map_large_blocks()  # before the first list page is read

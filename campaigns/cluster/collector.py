@@ -28,13 +28,18 @@ holds every thread anyway); with no such moment it sets nothing aside this time 
 next reading tries again. Probes and static files are answered before that middleware and do not
 count; a download counts until its view has answered, not while its body streams.
 
+Blocks of `LARGE_BLOCK_BYTES` or more each get a mapping of their own, unmapped as soon as they are
+freed (`map_large_blocks`, at start). glibc does so from 128 KiB at first, but raises that bar to the
+size of every such block freed, up to 32 MiB: after the first list page's text (megabytes) was
+freed, every later one came from the heap, and the soak's worker held 37 MiB more heap after the
+first window of relists, nearly all of it free, and 18 MiB more RSS.
+
 Memory freed is also handed back to the system (`give_back`) after each thaw, and by an informer
-after each relist. A relist decodes every page of a list whole (500 pods with their
-`managedFields` are several megabytes of objects for a moment) while the objects kept live among
-them; glibc's allocator keeps the pages so freed, and the soak saw the worker's RSS step up at every
-relist and never come down. `malloc_trim` returns them, in about a millisecond when there is little
-to return (where the C library has it: glibc, as in the image; elsewhere nothing is done). Four
-relists of the archive took the worker from 211 to 228 MiB without it, from 210 to 215 MiB with it.
+after each relist: glibc's allocator otherwise keeps the heap's free pages, and the soak saw the
+worker's RSS step up at every relist and never come down. `malloc_trim` returns them, in about a
+millisecond when there is little to return (where the C library has it: glibc, as in the image;
+elsewhere nothing is done). Four relists of the archive took the worker from 211 to 228 MiB without
+it, from 210 to 215 MiB with it (when pages were still decoded whole: `pages.py` says why no more).
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ import time
 from contextlib import contextmanager
 
 THAW_SECONDS = 600.0
+LARGE_BLOCK_BYTES = 256 * 1024
+M_MMAP_THRESHOLD = -3  # mallopt's parameter number, from glibc's malloc.h
 QUIET_WAIT_SECONDS = 0.5
 
 _lock = threading.Lock()
@@ -54,14 +61,23 @@ _quiet = threading.Condition(threading.Lock())
 _in_view = {"requests": 0, "skipped": 0}  # requests in their views now; readings that set nothing aside
 
 
-def _malloc_trim():
+def _libc_function(name: str):
     try:
-        return getattr(ctypes.CDLL(None), "malloc_trim", None)
+        return getattr(ctypes.CDLL(None), name, None)
     except OSError:
         return None
 
 
-_trim = _malloc_trim()
+_trim = _libc_function("malloc_trim")
+_mallopt = _libc_function("mallopt")
+
+
+def map_large_blocks() -> bool:
+    """Blocks of `LARGE_BLOCK_BYTES` or more from mappings of their own, always (see above); False where
+    the C library has no `mallopt`."""
+    if _mallopt is None:
+        return False
+    return bool(_mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK_BYTES))
 
 
 def give_back() -> bool:

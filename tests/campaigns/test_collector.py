@@ -5,6 +5,10 @@ garbage caught in a cycle still goes."""
 from __future__ import annotations
 
 import gc
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -138,3 +142,34 @@ def test_a_page_request_is_marked_in_its_view_and_a_probe_is_not(client, monkeyp
     assert seen == []
     client.get("/no-such-page")
     assert seen == ["in view"]
+
+
+MAPPED_AFTER_A_FREE = """
+import ctypes, json, sys
+import django
+class Info(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
+                                                     "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = Info
+if sys.argv[1] == "django":
+    django.setup()
+first = bytearray(8 << 20)  # a list page's text, about
+del first  # glibc, left to itself, now serves blocks up to 8 MiB from the heap
+mapped = libc.mallinfo2().hblkhd
+second = bytearray(8 << 20)
+print(json.dumps(libc.mallinfo2().hblkhd - mapped))
+"""
+
+
+def mapped_bytes_of_a_second_large_block(how: str) -> int:
+    run = subprocess.run([sys.executable, "-c", MAPPED_AFTER_A_FREE, how], capture_output=True, text=True,
+                         timeout=60, env={**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}, check=True)
+    return json.loads(run.stdout)
+
+
+def test_a_process_that_starts_django_maps_every_large_block_even_after_one_was_freed():
+    """A list page's text freed, the next one still gets a mapping of its own, unmapped when freed, so
+    the heap does not grow to hold it (glibc alone raises the bar for mapping to the freed size)."""
+    assert mapped_bytes_of_a_second_large_block("plain") == 0  # glibc alone: from the heap
+    assert mapped_bytes_of_a_second_large_block("django") >= 8 << 20
