@@ -16,4 +16,4 @@ class CampaignsConfig(AppConfig):
                 return []
 
         volume_place.provide_records(records_of)
-        collector.map_large_blocks()  # before the first list page is read
+        collector.tune_malloc()  # before the informers' threads start and read their first pages

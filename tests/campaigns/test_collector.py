@@ -144,32 +144,57 @@ def test_a_page_request_is_marked_in_its_view_and_a_probe_is_not(client, monkeyp
     assert seen == ["in view"]
 
 
-MAPPED_AFTER_A_FREE = """
-import ctypes, json, sys
+MALLOC_AFTER_START = """
+import ctypes, json, os, sys, tempfile, threading
 import django
 class Info(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
                                                      "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
 libc = ctypes.CDLL(None)
 libc.mallinfo2.restype = Info
+libc.fopen.restype = ctypes.c_void_p
+libc.fclose.argtypes = [ctypes.c_void_p]
+libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
 if sys.argv[1] == "django":
     django.setup()
 first = bytearray(8 << 20)  # a list page's text, about
 del first  # glibc, left to itself, now serves blocks up to 8 MiB from the heap
 mapped = libc.mallinfo2().hblkhd
 second = bytearray(8 << 20)
-print(json.dumps(libc.mallinfo2().hblkhd - mapped))
+mapped = libc.mallinfo2().hblkhd - mapped
+held, together = [], threading.Barrier(6)
+
+def allocate():
+    held.append(bytes(4096))
+    together.wait()  # all six alive at once: a heap a thread left behind would serve the next
+
+threads = [threading.Thread(target=allocate) for _ in range(6)]
+for each in threads:
+    each.start()
+for each in threads:
+    each.join()
+with tempfile.NamedTemporaryFile(suffix=".xml") as report:
+    out = libc.fopen(report.name.encode(), b"w")
+    libc.malloc_info(0, out)
+    libc.fclose(out)
+    heaps = open(report.name).read().count("<heap nr=")
+print(json.dumps({"mapped": mapped, "heaps": heaps}))
 """
 
 
-def mapped_bytes_of_a_second_large_block(how: str) -> int:
-    run = subprocess.run([sys.executable, "-c", MAPPED_AFTER_A_FREE, how], capture_output=True, text=True,
+def malloc_after_start(how: str) -> dict:
+    """In a fresh process, plain or once Django is set up: the bytes mapped for a second 8 MiB block
+    after a first was freed, and glibc's heaps after six threads allocated."""
+    run = subprocess.run([sys.executable, "-c", MALLOC_AFTER_START, how], capture_output=True, text=True,
                          timeout=60, env={**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}, check=True)
     return json.loads(run.stdout)
 
 
-def test_a_process_that_starts_django_maps_every_large_block_even_after_one_was_freed():
+def test_a_process_that_starts_django_maps_every_large_block_and_keeps_few_heaps():
     """A list page's text freed, the next one still gets a mapping of its own, unmapped when freed, so
-    the heap does not grow to hold it (glibc alone raises the bar for mapping to the freed size)."""
-    assert mapped_bytes_of_a_second_large_block("plain") == 0  # glibc alone: from the heap
-    assert mapped_bytes_of_a_second_large_block("django") >= 8 << 20
+    the heap does not grow to hold it (glibc alone raises the bar for mapping to the freed size); and
+    threads share two heaps instead of one each."""
+    plain, tuned = malloc_after_start("plain"), malloc_after_start("django")
+    assert plain == {"mapped": 0, "heaps": 7}  # glibc alone: from the heap; the main heap and one per thread
+    assert tuned["mapped"] >= 8 << 20
+    assert tuned["heaps"] == collector.MALLOC_ARENAS
