@@ -38,8 +38,8 @@ glibc, as in the image:
 - At most `MALLOC_ARENAS` heaps. glibc gives each new thread a heap of its own, up to eight per core,
   so that threads need not wait for each other to allocate; Python's threads allocate while holding
   the GIL, so they gain nothing from it, and each heap kept its own partly used pages: with those
-  heaps (the worker runs some 50 threads) a 9-minute run of relists grew 162 -> 188 MiB, with two
-  172 -> 174 MiB.
+  heaps (the worker runs some 50 threads) a 9-minute run of relists grew 172 -> 188 MiB after its
+  warm-up, with two 172 -> 174 MiB.
 
 Memory freed is also handed back to the system (`give_back`) after each thaw, and by an informer
 after each relist: glibc's allocator otherwise keeps the heap's free pages, and the soak saw the
@@ -85,7 +85,8 @@ def tune_malloc() -> bool:
     has no `mallopt`. Best called before the process starts its threads."""
     if _mallopt is None:
         return False
-    return bool(_mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK_BYTES)) & bool(_mallopt(M_ARENA_MAX, MALLOC_ARENAS))
+    done = [_mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK_BYTES), _mallopt(M_ARENA_MAX, MALLOC_ARENAS)]
+    return all(done)  # mallopt answers 1 for a setting taken
 
 
 def give_back() -> bool:
