@@ -36,16 +36,7 @@ def decode(text: str, transform=None) -> tuple[dict, list]:
                 raise ValueError(f"a key that is not a string at {reader.at}")
             reader.expect(":")
             if key == "items" and reader.next_is("["):
-                items = []  # a second "items" replaces the first, as with json.loads
-                if not reader.next_is("]"):
-                    while True:
-                        item = reader.value()
-                        if isinstance(item, dict):
-                            items.append(transform(item) if transform else item)
-                        del item
-                        if not reader.next_is(","):
-                            reader.expect("]")
-                            break
+                items = _items(reader, transform)  # a second "items" replaces the first, as with json.loads
             else:
                 fields[key] = reader.value()
             if not reader.next_is(","):
@@ -53,6 +44,21 @@ def decode(text: str, transform=None) -> tuple[dict, list]:
                 break
     reader.end()
     return fields, items
+
+
+def _items(reader: _Reader, transform) -> list:
+    """The objects of the `items` array whose "[" was just read, each transformed before the next is read."""
+    items: list = []
+    if reader.next_is("]"):
+        return items
+    while True:
+        item = reader.value()
+        if isinstance(item, dict):
+            items.append(transform(item) if transform else item)
+        del item
+        if not reader.next_is(","):
+            reader.expect("]")
+            return items
 
 
 class _Reader:
