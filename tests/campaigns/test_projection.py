@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from campaigns.domain.projection import (
     parse_volumes_txt,
     project,
     project_one,
+    record_updates,
     sort_campaigns,
     status_record_update,
     status_record_updates,
@@ -726,6 +728,18 @@ def test_split_campaigns_write_one_status_record_per_part():
     assert writes["campaign-maps-1900-part1-status"]["phase"] == "Succeeded"
     assert writes["campaign-maps-1900-part2-status"]["phase"] == "Running"
     assert writes["campaign-maps-1900-part2-status"]["jobUid"] == "uid-p2"
+
+
+def test_status_record_writes_are_remembered_while_their_campaign_lives_and_no_longer():
+    gc.collect()
+    record_updates._remembered.clear()
+    readings = [one(o.scene(pods=[]), "parish-records-1870") for _ in range(5)]
+    first = [status_record_updates(campaign, {}, o.RESULTS_URL) for campaign in readings]
+    assert len(record_updates._remembered) == 5
+    assert [status_record_updates(campaign, {}, o.RESULTS_URL) for campaign in readings] == first
+    del readings[:4]  # replaced by later readings, as the board replaces a campaign that changed
+    gc.collect()
+    assert len(record_updates._remembered) == 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,9 +9,6 @@ stall survive a restart and a reaped Job. The writing itself is :mod:`campaigns.
 
 from __future__ import annotations
 
-import threading
-import weakref
-
 from campaigns.domain.projection.readers import as_dict
 from campaigns.domain.projection.records import MAX_FAILED_VOLUMES_RECORD, failed_volumes_from_record
 from campaigns.models import (
@@ -19,6 +16,7 @@ from campaigns.models import (
     failed_volumes_json,
     parse_time,
 )
+from core.alive import WhileAlive
 
 
 def status_record_update(campaign: Campaign, existing_data: dict | None, results_url: str = "") -> dict | None:
@@ -47,10 +45,9 @@ def status_record_updates(
     base = campaign.results_base(results_url)
     pace = _pace_record(campaign)  # set on the campaign after projection (`domain.timelines`): an input too
     inputs = (base, pace, tuple(existing.get(part.status_record_name) for part in campaign.part_states))
-    with _remembered_lock:
-        kept = _remembered.get(id(campaign))
-    if kept is not None and kept[0]() is campaign and kept[1] == inputs:
-        return {name: dict(data) for name, data in kept[2].items()}
+    kept = _remembered.get(id(campaign), campaign)
+    if kept is not None and kept[0] == inputs:
+        return {name: dict(data) for name, data in kept[1].items()}
     writes = {}
     for position, part in enumerate(campaign.part_states):
         name = part.status_record_name
@@ -60,25 +57,13 @@ def status_record_updates(
         merged = merge_status_record(desired, as_dict(existing.get(name)))
         if merged is not None:
             writes[name] = merged
-    _remember(campaign, inputs, writes)
+    _remembered.put(id(campaign), campaign, (inputs, writes))
     return {name: dict(data) for name, data in writes.items()}
 
 
-# id(campaign) -> (the campaign, weakly; what its updates were worked out from; the updates). A campaign
-# and the records given are never changed once made, so the same inputs give the same updates.
-_remembered: dict[int, tuple[weakref.ref, tuple, dict]] = {}
-_remembered_lock = threading.Lock()
-REMEMBERED_MOST = 4096
-
-
-def _remember(campaign: Campaign, inputs: tuple, writes: dict) -> None:
-    with _remembered_lock:
-        if len(_remembered) >= REMEMBERED_MOST:
-            for key in [key for key, kept in _remembered.items() if kept[0]() is None]:
-                del _remembered[key]
-            if len(_remembered) >= REMEMBERED_MOST:
-                _remembered.clear()
-        _remembered[id(campaign)] = (weakref.ref(campaign), inputs, writes)
+# id(campaign) -> (what its updates were worked out from, the updates), while the campaign lives. A
+# campaign and the records given are never changed once made, so the same inputs give the same updates.
+_remembered = WhileAlive(most=4096)
 
 
 def _pace_record(campaign: Campaign) -> str:
