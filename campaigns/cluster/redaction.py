@@ -50,6 +50,7 @@ def _shown(campaign: Campaign, seen_jobs: set[str], mark: str) -> Campaign:
     )
     copy = replace(campaign, queue=redacted_queue, sentence=_without(campaign.sentence, labels))
     copy.shown_as = mark
+    copy.shown_from = campaign  # the reading's own campaign, which outlives the request's copy
     return copy
 
 

@@ -10,7 +10,6 @@ Nothing changed: 204 and no body. Views stay thin: the board projected the campa
 from __future__ import annotations
 
 import threading
-import weakref
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -28,6 +27,7 @@ from campaigns.presentation import overview
 from campaigns.web.card_reads import build_cards, several_namespaces
 from campaigns.wording.lists import NEW_ROWS_NOTICE, attention_announcement
 from core import metrics
+from core.alive import WhileAlive
 
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
@@ -36,22 +36,24 @@ ROW_CACHE_SIZE = 20_000
 # campaigns in trouble come first and have their cards; a search or a filter finds any other.
 OVERVIEW_ROWS = 100
 IDENT_MEMORY = 20_000
-CARD_CACHE_SIZE = 1_000
 
 # A line depends only on its campaign and the list's options, so its HTML and fingerprint are made
 # once per campaign and shared by every tab's page and poll. Cached per campaign, not per reading: a
 # reading projects again only the campaigns that changed and keeps the others' very objects, so one
 # campaign's change renders one line again, not all of them (at 200 campaigns and a change every
-# few seconds, every line was rendered again at every reading). The campaign is held by a weak
-# reference (an entry never keeps an old reading's campaign alive) and compared by identity; a copy
-# made for one person (`shown_as`) is new at every request and keyed by its reading's edition.
-_rows: dict[tuple, tuple[object, str, str]] = {}
-_rows_lock = threading.Lock()
+# few seconds, every line was rendered again at every reading). An entry lasts as long as its
+# campaign object (`core.alive`): one the reading replaced takes its lines' entries with it. A copy
+# made for one person (`shown_as`) is new at every request, so its entry is the reading's campaign's.
+_rows = WhileAlive(most=ROW_CACHE_SIZE)
+_lock = threading.Lock()  # for _idents and _cards
 # A poll names campaigns by their short keys (overview.pack_shown): those of the campaigns shown
 # now are worked out per poll; a campaign gone since is found here, among those this process showed.
 _idents: dict[str, str] = {}
-# campaign ident -> (the second it was rendered in, the card, its HTML, its fingerprint): see _Page._card.
+# campaign ident -> (the card, its HTML, its fingerprint) for the cards rendered in the second
+# `_cards_second` names, and no other: see _Page._card. An older entry could never be used again, and
+# it held its card's whole campaign (every volume) after the reading had let it go.
 _cards: dict[str, tuple] = {}
+_cards_second = [0]
 _key_of = lru_cache(maxsize=IDENT_MEMORY)(overview.short_key)
 
 
@@ -91,9 +93,8 @@ class _Page:
         self.trouble_count = sum(1 for c in state.campaigns if c.in_trouble)
         self.digests: dict[tuple[str, str], str] = {}
         self.kept_in_place: list[overview.Row] = []
-        self.editions = {r.namespace: r.edition for r in state.readings}
         for row in self.rows:
-            self.digests[("row", overview.ident(row.campaign))] = self._row_digest(row)
+            self.digests[("row", overview.ident(row.campaign))] = _row_fingerprint(row)
         # Each card is rendered once: its fingerprint, and (as an out-of-band swap) a poll's answer.
         self.card_html: dict[str, str] = {}
         for card in self.cards:
@@ -114,35 +115,6 @@ class _Page:
         )
         return row
 
-    def _row_digest(self, row: overview.Row) -> str:
-        """The fingerprint of a line, rendered once per reading and list options."""
-        campaign = row.campaign
-        shown_as = getattr(campaign, "shown_as", "")  # a copy with other people's campaigns named otherwise
-        key = (
-            campaign.namespace,
-            self.editions.get(campaign.namespace) if shown_as else None,
-            campaign.name,
-            shown_as,
-            row.opened,
-            row.open_url,
-            row.show_namespace,
-            row.search,
-            tuple(hit.volume.index for hit in row.hits),
-            row.more_hits,
-            row.sentence,  # what a line shows that is set on the campaign after its projection (a stall)
-            row.tone,
-        )
-        with _rows_lock:
-            cached = _rows.get(key)
-        if cached is None or (not shown_as and cached[0]() is not campaign):
-            html = render_to_string("campaigns/list.html#overview_row", {"row": row})
-            cached = (weakref.ref(campaign), html, overview.fingerprint(html))
-            with _rows_lock:
-                if len(_rows) >= ROW_CACHE_SIZE:
-                    _rows.clear()
-                _rows[key] = cached
-        return cached[2]
-
     def _card(self, card) -> tuple[str, str]:
         """A card's HTML and fingerprint, rendered once per second for every tab whose card is the same.
 
@@ -152,16 +124,18 @@ class _Page:
         the same markup, whoever polled (the card template reads nothing of the person)."""
         key = overview.ident(card.campaign)
         second = int(self.now.timestamp())
-        with _rows_lock:
-            cached = _cards.get(key)
-        if cached is not None and cached[0] == second and cached[1] == card:
-            return cached[2], cached[3]
+        with _lock:
+            cached = _cards.get(key) if second == _cards_second[0] else None
+        if cached is not None and cached[0] == card:
+            return cached[1], cached[2]
         html = self._render("campaigns/card.html", {"card": card, "oob": True})
         digest = overview.fingerprint(html)
-        with _rows_lock:
-            if len(_cards) >= CARD_CACHE_SIZE:
+        with _lock:
+            if second > _cards_second[0]:
                 _cards.clear()
-            _cards[key] = (second, card, html, digest)
+                _cards_second[0] = second
+            if second == _cards_second[0]:
+                _cards[key] = (card, html, digest)
         return html, digest
 
     def _render(self, template: str, context: dict) -> str:
@@ -185,7 +159,7 @@ class _Page:
             key = overview.ident(campaign)
             if key in before and key not in kept:
                 row = self._row(overview.Match(campaign), several)
-                self.digests[("row", key)] = self._row_digest(row)
+                self.digests[("row", key)] = _row_fingerprint(row)
                 self.kept_in_place.append(row)
                 if self.digests[("row", key)] != before[key].digest:
                     rows.append(row)
@@ -228,8 +202,33 @@ class _Page:
         }
 
 
+def _row_fingerprint(row: overview.Row) -> str:
+    """The fingerprint of a line, rendered once per campaign and list options while both stay the same."""
+    campaign = row.campaign
+    shown_as = getattr(campaign, "shown_as", "")  # a copy with other people's campaigns named otherwise
+    key = (
+        campaign.namespace,
+        campaign.name,
+        shown_as,
+        row.opened,
+        row.open_url,
+        row.show_namespace,
+        row.search,
+        tuple(hit.volume.index for hit in row.hits),
+        row.more_hits,
+    )
+    said = (row.sentence, row.tone)  # set on the campaign after its projection (a stall): compared, not keyed
+    owner = getattr(campaign, "shown_from", campaign)  # a copy is new at every request; its reading's campaign is not
+    kept = _rows.get(key, owner)
+    if kept is None or kept[0] != said:
+        html = render_to_string("campaigns/list.html#overview_row", {"row": row})
+        kept = (said, overview.fingerprint(html))
+        _rows.put(key, owner, kept)
+    return kept[1]
+
+
 def _remember(idents) -> None:
-    with _rows_lock:
+    with _lock:
         if len(_idents) >= IDENT_MEMORY:
             _idents.clear()
         for each in idents:

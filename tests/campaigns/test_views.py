@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import uuid
+from datetime import timedelta
 from urllib.parse import urlencode
 
 import pytest
+from django.utils import timezone
 
 from campaigns.cluster import reading
 from campaigns.store import progress as progress_module
@@ -291,6 +294,38 @@ def test_a_poll_sends_only_the_line_that_changed(cluster, results_client):
     assert re.search(r"<strong>2</strong> of 3 volumes done", answer)
     assert "row-htr-batch--steady" not in answer.replace('value="row:htr-batch/steady', "")
     assert 'id="list-shown" hidden hx-swap-oob="true"' in answer  # the new fingerprints
+
+
+def test_a_lines_fingerprint_is_kept_only_while_its_campaign_is_in_the_reading(cluster, results_client):
+    add_campaign(cluster, "moving", volume_ids=["A1", "A2", "A3"], completed="0", active=1)
+    for name in ("leaving-1", "leaving-2"):
+        add_campaign(cluster, name, volume_ids=["B1", "B2"], completed="0", active=1)
+    list_views._rows.clear()
+    html = page_text(results_client.get("/"))
+    assert len(list_views._rows) == 3
+    for name in ("leaving-1", "leaving-2"):
+        cluster.delete("batch/v1", "Job", NS, name)
+        cluster.delete("v1", "ConfigMap", NS, f"campaign-{name}")
+    cluster.patch("batch/v1", "Job", NS, "moving", {"status": {"completedIndexes": "0-1"}})
+    settled()
+    assert "row-htr-batch--leaving-1" in page_text(poll(results_client, html))
+    gc.unfreeze()  # as the collector's pass every THAW_SECONDS: a request's reference cycles may be set aside
+    gc.collect()
+    assert len(list_views._rows) == 1  # the gone campaigns' lines and the moving one's old line went with them
+
+
+def test_cards_rendered_in_an_earlier_second_are_not_kept(cluster, results_client, monkeypatch):
+    for name in ("broken-1", "broken-2"):
+        add_campaign(cluster, name, volume_ids=["A1", "A2", "A3"], completed="0", failed="1", active=1)
+    page_text(results_client.get("/"))
+    assert set(list_views._cards) == {f"{NS}/broken-1", f"{NS}/broken-2"}
+    cluster.delete("batch/v1", "Job", NS, "broken-2")
+    cluster.delete("v1", "ConfigMap", NS, "campaign-broken-2")
+    settled()
+    later = timezone.now() + timedelta(seconds=2)
+    monkeypatch.setattr(list_views.timezone, "now", lambda: later)
+    page_text(results_client.get("/"))
+    assert set(list_views._cards) == {f"{NS}/broken-1"}  # the gone campaign's card, and its campaign, let go
 
 
 def test_a_poll_adds_new_campaigns_and_marks_removed_ones(cluster, results_client):
