@@ -157,7 +157,9 @@ def _remember(person: str, key: str, outcome: str, data) -> None:
     if outcome == "":
         stage = data.get("stage") if isinstance(data, dict) else None
         seconds = FINAL_SECONDS if stage in FINAL_STAGES else RUNNING_SECONDS
-        if stage not in FINAL_STAGES:
+        if stage in FINAL_STAGES:
+            _last.delete(marker)  # kept an hour itself: nothing is left for the running answer to stand in for
+        else:
             _last.set(marker, (outcome, data), STALE_SECONDS)
     elif outcome in (NOT_FOUND, FORBIDDEN):
         seconds = MISSING_SECONDS if outcome == NOT_FOUND else FORBIDDEN_SECONDS

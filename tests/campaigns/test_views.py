@@ -16,7 +16,7 @@ from campaigns.cluster import reading
 from campaigns.store import progress as progress_module
 from campaigns.web import list_views
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
-from tests.fixtures.kube import cluster_goes_down, settled
+from tests.fixtures.kube import cluster_goes_down, eventually, settled
 
 HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
@@ -628,6 +628,24 @@ def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_back
     # someone else never sees anna's last answer: their first read waits for the store
     other = progress_module.read_progress(PersonRequest("bertil"), [key], timezone.now())
     assert other.get(key).progress.done == 7 and reader.asked == [key] * 5
+
+
+def test_a_volume_that_finished_keeps_only_its_final_answer(fake_reader):
+    key = "htr-batch/p/V1/progress.json"
+    answers = {key: {"stage": "stream", "pages_total": 10, "pages_done": 4}}
+    fake_reader(answers)
+    marker = progress_module._cache_key(progress_module._person(PersonRequest("anna")), key)
+    progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
+    assert progress_module._last.has_key(marker)
+    progress_module._answers.delete(marker)
+    answers[key] = {"stage": "done", "pages_total": 10, "pages_done": 10}
+
+    def finished() -> bool:
+        progress = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now()).get(key).progress
+        return progress is not None and progress.done == 10
+
+    eventually(finished)
+    assert not progress_module._last.has_key(marker)  # the running answer it stood in for is not held an hour more
 
 
 def test_an_ended_session_and_a_forbidden_volume_each_have_their_words(fake_reader):
