@@ -439,6 +439,15 @@ def _growth(samples: list[dict], warm_until: float, key: str) -> tuple[float, fl
     return statistics.median(first), statistics.median(last), max(s[key] for s in after)
 
 
+def _minutes(samples: list[dict], began: float) -> list[list[dict]]:
+    """The samples of each minute of the soak, by the time they were taken (after a fault the sampler
+    catches up with a few samples at once, so every sixth sample drifts from the minute it names)."""
+    minutes: dict[int, list[dict]] = {}
+    for sample in samples:
+        minutes.setdefault(int((sample["at"] - began) // 60), []).append(sample)
+    return [minutes[minute] for minute in sorted(minutes)]
+
+
 def _server_log(path: Path) -> dict:
     text = path.read_text(errors="replace") if path.exists() else ""
     lines = text.splitlines()
@@ -479,8 +488,8 @@ def analyse(soak: Soak, done_before: int, log_path: Path) -> dict:
         "warm_from": warm_until - soak.began,
         "growth": {key: _growth(samples, warm_until, key) for key in ("rss", "threads", "fds")},
         "pids": sorted({s["pid"] for s in samples}),
-        "rss_by_minute": [s["rss"] for s in samples[:: max(1, int(60 / SAMPLE_SECONDS))]],
-        "fds_by_minute": [(s["fds"], s.get("sockets", 0)) for s in samples[:: max(1, int(60 / SAMPLE_SECONDS))]],
+        "rss_by_minute": [statistics.median(s["rss"] for s in minute) for minute in _minutes(samples, soak.began)],
+        "fds_by_minute": [(minute[0]["fds"], minute[0].get("sockets", 0)) for minute in _minutes(samples, soak.began)],
         "sent_again": soak.record.sent_again,
         "samples": len(samples),
         "downloads_whole": sum(1 for _at, whole in soak.record.ends if whole),
@@ -560,8 +569,9 @@ def _resource_lines(found: dict) -> list[str]:
         f"highest {rss[2] / mib:.0f} MiB",
         f"  threads {threads[0]:.0f} -> {threads[1]:.0f} (highest {threads[2]:.0f}); "
         f"open fds {fds[0]:.0f} -> {fds[1]:.0f} (highest {fds[2]:.0f})",
-        "  RSS each minute (MiB): " + " ".join(f"{rss / mib:.0f}" for rss in found["rss_by_minute"]),
-        "  open fds each minute (of which sockets): "
+        "  RSS each minute of the soak, median (MiB): "
+        + " ".join(f"{rss / mib:.0f}" for rss in found["rss_by_minute"]),
+        "  open fds at each minute's start (of which sockets): "
         + " ".join(f"{fds}({sockets})" for fds, sockets in found["fds_by_minute"]),
     ]
 
