@@ -1,8 +1,9 @@
 """Benchmark: API calls and time per campaign page, and what a card poll costs next to a page.
 
 Not collected by `make test`. Run with `.venv/bin/python -m pytest benchmarks/bench_campaigns.py -s`
-or as a script: `.venv/bin/python benchmarks/bench_campaigns.py`. Progress reads are left out (no
-results session), so the figures are the cluster, the projection and the rendering.
+or as a script: `.venv/bin/python benchmarks/bench_campaigns.py`. Progress reads and access proofs are
+left out (no store; every logged-in account sees every campaign), so the figures are the cluster, the
+projection and the rendering.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ def run() -> list[dict]:
             HTRFLOW_NAMESPACES=[NS],
             HTRFLOW_SNAPSHOT_SECONDS=600,
             HTRFLOW_WRITE_STATUS=False,
+            HTRFLOW_CARDS_FOR="store-accounts",  # no store here to prove the fake account's rights against
             ALLOWED_HOSTS=["testserver"],
         ):
             assert settings.KUBECONFIG == str(kubeconfig)
