@@ -34,7 +34,9 @@ glibc, as in the image:
   freed. glibc does so from 128 KiB at first, but raises that bar to the size of every such block
   freed, up to 32 MiB: after the first list page's text (megabytes) was freed, every later one came
   from the heap, and the soak's worker held 37 MiB more heap after the first window of relists,
-  nearly all of it free, and 18 MiB more RSS.
+  nearly all of it free, and 18 MiB more RSS. The bar is set above the results proxy's 1 MiB chunks:
+  at 256 KiB every chunk streamed was a fresh mapping, faulted in page by page and unmapped, and the
+  proxy's workers spent 1.1 CPU-s per GiB instead of 0.4 (benchmarks/bench_proxy.py).
 - At most `MALLOC_ARENAS` heaps. glibc gives each new thread a heap of its own, up to eight per core,
   so that threads need not wait for each other to allocate; Python's threads allocate while holding
   the GIL, so they gain nothing from it, and each heap kept its own partly used pages: with those
@@ -58,7 +60,7 @@ import time
 from contextlib import contextmanager
 
 THAW_SECONDS = 600.0
-LARGE_BLOCK_BYTES = 256 * 1024
+LARGE_BLOCK_BYTES = 2 * 1024 * 1024
 MALLOC_ARENAS = 2
 M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8  # mallopt's parameter numbers, from glibc's malloc.h
 QUIET_WAIT_SECONDS = 0.5
