@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from results.accounts import login, session
 from results.store import budget, downloads, keys
-from results.store.outcomes import NotModified, Outcome, StoreError
+from results.store.outcomes import STORE_RETRY_AFTER_SECONDS, NotModified, Outcome, StoreError
 from results.store.reader import reader_for
 
 logger = logging.getLogger(__name__)
@@ -206,6 +206,8 @@ def _file_error(request, error):
         response = HttpResponse(sentence + "\n", status=status, content_type="text/plain; charset=utf-8")
     if error.outcome is Outcome.TOO_MANY_DOWNLOADS:
         response["Retry-After"] = str(downloads.RETRY_AFTER_SECONDS)
+    if error.outcome in (Outcome.UNREACHABLE, Outcome.TIMEOUT):
+        response["Retry-After"] = str(STORE_RETRY_AFTER_SECONDS)
     if error.outcome in (Outcome.NO_SESSION, Outcome.SESSION_ENDED):
         if session.cookie_name(request) in request.COOKIES or error.outcome is Outcome.SESSION_ENDED:
             session.end(response, request)

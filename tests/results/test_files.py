@@ -181,12 +181,21 @@ def test_a_stopped_store_is_502_and_a_hung_one_504(
     results_client, progress, settings, closed_port_endpoint, hung_endpoint
 ):
     settings.S3_ENDPOINT = closed_port_endpoint
-    assert results_client.get(f"/results/{progress}").status_code == 502
+    response = results_client.get(f"/results/{progress}")
+    assert response.status_code == 502
+    assert response["Retry-After"] == "30"  # a script that retries waits out a restart, not a second
     settings.S3_ENDPOINT = hung_endpoint
     settings.HTRFLOW_S3_TIMEOUT = 0.3
     response = results_client.get(f"/results/{progress}")
     assert response.status_code == 504
+    assert response["Retry-After"] == "30"
     assert_strict_headers(response)
+
+
+def test_a_missing_file_says_nothing_of_asking_again(results_client, progress):
+    response = results_client.get(f"/results/{progress}.gone")
+    assert response.status_code == 404
+    assert "Retry-After" not in response
 
 
 def test_a_hung_store_costs_one_timeout_not_two(results_client, progress, settings, hung_store):
