@@ -12,8 +12,8 @@ from datetime import datetime
 from botocore.exceptions import ClientError, ConnectTimeoutError, ReadTimeoutError, SSLError
 
 logger = logging.getLogger("results.store.s3")
-# When to ask again after the store could not be reached or did not answer in time: outages seen in
-# practice (a restart, a failover) pass within it, and `curl --retry` and download managers wait it.
+# When to ask again after the store could not be reached or did not answer in time (Retry-After on a
+# raw file): long enough for a store's pod to restart, short enough for a person; `curl --retry` waits it.
 STORE_RETRY_AFTER_SECONDS = 30
 WRONG_ACCOUNT_CODES = {"InvalidAccessKeyId", "SignatureDoesNotMatch"}
 
