@@ -12,7 +12,8 @@ campaign's read API answer (which reads its volumes' progress) and the campaign 
 API, a second apart, while one more client asks `/healthz` four times a second. It prints
 p50/p95/p99 and status counts of each, how many answers said "progress not known yet", and, under
 the slow store, what a new login, its first page, a raw file and the log viewer answer and how long
-they take (they wait for the store; a person never proved is told the check is under way).
+they take (they wait for the store; a person whose access was never proved gets 503, "could not be
+checked", with `Retry-After`: nothing is known yet that could be shown to them).
 
 What the figures include: loopback only, the doubles in this process's children, gunicorn's worker
 serving everything, every client in this process's threads (their load is theirs too). A request
