@@ -7,6 +7,9 @@ campaign left the old one's entry behind, and the dict grew for as long as the p
 cap (at the soak's rate of change, about an hour and tens of MB). Here an entry goes when its object is
 collected, so what is kept follows the objects alive now, not the time since start. The cap remains
 as a backstop. This module imports nothing of the project.
+
+Not `weakref.WeakKeyDictionary`: a campaign is a dataclass compared by value, so it cannot be a key,
+and one campaign has several entries (one per set of list options), each under a key of its own.
 """
 
 from __future__ import annotations
