@@ -31,6 +31,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
 # One worker with threads: the pod has one reader of the cluster (campaigns/cluster/board.py) whatever the
 # number of open pages; pages and polls only look its reading up. 96 threads, because a download on a
 # slow link holds one for minutes: with each person held to 4 at once (HTRFLOW_DOWNLOADS_PER_PERSON),
-# 64 such downloads leave pages and probes threads to spare (benchmarks/bench_slow_clients.py).
+# 64 such downloads leave pages and probes threads to spare (benchmarks/bench_slow_clients.py). The viewers,
+# which hold the CPU rather than a slow link, are held to 3 requests per person at once (HTRFLOW_VIEWS_PER_PERSON).
 # --config adds metrics across workers (HTRFLOW_METRICS, on port 9100) and JSON logs (HTRFLOW_LOG_FORMAT).
 CMD ["gunicorn", "htrbrowser.wsgi:application", "--config", "htrbrowser/gunicorn_conf.py", "--preload", "--bind", "0.0.0.0:8000", "--workers", "1", "--threads", "96", "--timeout", "60", "--forwarded-allow-ips", "", "--no-control-socket"]

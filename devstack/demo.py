@@ -2,8 +2,9 @@
 
 Run as ``python -m devstack.demo [--port 8000]`` (or set ``HTRFLOW_DEMO_PORT``). It starts the
 Kubernetes API double, the S3 store double and the IIIF image server, loads the demo scene,
-starts the simulator that moves it forward, writes a kubeconfig and a session key under
-``.devstack/<port>/`` and runs the web app (Django's ``runserver``) on http://127.0.0.1:<port>.
+starts the simulator that moves it forward, writes a kubeconfig, a session key and a Django secret key
+under ``.devstack/<port>/`` and runs the web app (Django's ``runserver``, debug off unless
+``DJANGO_DEBUG`` is set) on http://127.0.0.1:<port>.
 Ctrl-C or SIGTERM stops everything it started.
 """
 
@@ -64,19 +65,33 @@ def port_is_free(port: int) -> bool:
 
 def write_session_key(path: Path) -> Path:
     """A fresh session key: base64 of 32 random bytes, readable by this user only."""
+    return _write_private(path, base64.b64encode(secrets.token_bytes(32)).decode("ascii"))
+
+
+def write_secret_key(path: Path) -> Path:
+    """A fresh Django secret key for this demo (it runs without debug, which needs one)."""
+    return _write_private(path, secrets.token_urlsafe(48))
+
+
+def _write_private(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w") as handle:
-        handle.write(base64.b64encode(secrets.token_bytes(32)).decode("ascii") + "\n")
+        handle.write(text + "\n")
     return path
 
 
 def web_environment(port: int, kubeconfig: Path, session_key: Path, store, state: Path) -> dict[str, str]:
+    """The web app's environment: the product's production settings (devstack/demo_settings.py) with the
+    demo's stand-ins. Debug stays off, so a foreign Host, too many query parameters or an unknown address
+    is answered with the product's own pages, never Django's debug page with this environment in it; it
+    is on only when whoever runs the demo sets DJANGO_DEBUG themselves."""
     env = dict(os.environ)
+    if not (env.get("DJANGO_SECRET_KEY") or env.get("DJANGO_SECRET_KEY_FILE")):
+        env["DJANGO_SECRET_KEY_FILE"] = str(write_secret_key(state / "django-secret.key"))
     env.update(
-        DJANGO_SETTINGS_MODULE="htrbrowser.settings",
-        DJANGO_DEBUG="true",
+        DJANGO_SETTINGS_MODULE="devstack.demo_settings",
         HTRFLOW_HTTPS="false",
         KUBECONFIG=str(kubeconfig),
         HTRFLOW_NAMESPACES="htr-batch",

@@ -4,6 +4,7 @@ Production defaults are safe (DEBUG off, secure cookies, HSTS); the demo
 (`make demo`) sets its own development values. See README.md for the table.
 """
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -169,6 +170,13 @@ def _default_namespaces():
 # Outside a cluster the API is found through a kubeconfig file, as kubectl does.
 KUBECONFIG = env_str("KUBECONFIG", "")
 HTRFLOW_NAMESPACES = env_list("HTRFLOW_NAMESPACES") or _default_namespaces()
+# Kueue's own namespace, where its controller's Deployment and pods are read (whether Kueue runs); empty: not read.
+HTRFLOW_KUEUE_NAMESPACE = env_str("HTRFLOW_KUEUE_NAMESPACE", "kueue-system").strip()
+if HTRFLOW_KUEUE_NAMESPACE and not re.fullmatch(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?", HTRFLOW_KUEUE_NAMESPACE):
+    raise SettingError(
+        f"HTRFLOW_KUEUE_NAMESPACE must be a namespace name (lower-case letters, digits and '-'), or empty to not read "
+        f"Kueue's controller, not {HTRFLOW_KUEUE_NAMESPACE!r}."
+    )
 # Seconds: connect and read timeouts for every Kubernetes API call.
 HTRFLOW_KUBE_TIMEOUT = env_float("HTRFLOW_KUBE_TIMEOUT", 5.0, minimum=0.1)
 # Seconds a cluster snapshot is shared by all requests in a process.
@@ -196,6 +204,9 @@ HTRFLOW_ACCESS_SECONDS = env_float("HTRFLOW_ACCESS_SECONDS", 300.0, minimum=1.0)
 HTRFLOW_FEED_RIGHTS_HOURS = env_float("HTRFLOW_FEED_RIGHTS_HOURS", 72.0, minimum=0.01)
 # Files one person may be downloading from one process at once; past it, 429 (results/store/downloads.py).
 HTRFLOW_DOWNLOADS_PER_PERSON = env_int("HTRFLOW_DOWNLOADS_PER_PERSON", 4, minimum=1, maximum=1000)
+# Viewer requests (run log, ALTO page) one person may have served at once, across replicas where Redis is
+# set; past it, 429 (results/viewers/slots.py).
+HTRFLOW_VIEWS_PER_PERSON = env_int("HTRFLOW_VIEWS_PER_PERSON", 3, minimum=1, maximum=1000)
 S3_ENDPOINT = env_url("S3_ENDPOINT", "")
 S3_BUCKET = env_str("S3_BUCKET", "htrflow-results")
 S3_VERIFY_TLS = env_bool("S3_VERIFY_TLS", True)

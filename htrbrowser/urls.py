@@ -8,5 +8,6 @@ urlpatterns = [
     path("", include("campaigns.urls")),
 ]
 
+handler400 = "htrbrowser.views.bad_request"
 handler404 = "htrbrowser.views.not_found"
 handler500 = "htrbrowser.views.server_error"

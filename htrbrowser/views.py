@@ -1,5 +1,7 @@
 """Site-wide views: the error pages (the probes are in htrbrowser/probes.py)."""
 
+from django.conf import settings
+from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent
 from django.http import JsonResponse
 from django.shortcuts import render
 
@@ -17,6 +19,30 @@ def not_found(request, exception=None):
     if request.path_info.startswith("/api/"):
         return _api_error(404, "There is no such address in the read API; see /api/v1/jobs.")
     return render(request, "errors/404.html", status=404)
+
+
+def bad_request(request, exception=None):
+    """A request Django refused before any view read it: a foreign Host, too many query parameters or
+    form fields, a body too large. One sentence of the product's own; never the request's own text."""
+    sentence = _bad_request_sentence(exception)
+    if request.path_info.startswith("/api/"):
+        return _api_error(400, sentence)
+    response = render(request, "errors/400.html", {"sentence": sentence}, status=400)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _bad_request_sentence(exception) -> str:
+    if isinstance(exception, DisallowedHost):
+        return "This site does not answer to the host name this request was sent to; use the site's own address."
+    if isinstance(exception, TooManyFieldsSent):
+        return (
+            f"This request carries more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query parameters or "
+            "form fields, far more than any page of this site sends; open the page again from a link on the site."
+        )
+    if isinstance(exception, RequestDataTooBig):
+        return "This request is larger than any this site accepts; open the page again from a link on the site."
+    return "This request was not understood; open the page again from a link on the site."
 
 
 def server_error(request):

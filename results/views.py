@@ -10,6 +10,7 @@ import threading
 from datetime import UTC, datetime
 from urllib.parse import quote, urlsplit
 
+from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
@@ -145,8 +146,13 @@ def login_page(request):
     if request.method != "POST":
         return _render_login(request, safe_next(request.GET.get("next")))
     if login.declared_length(request) > login.MAX_BODY_BYTES:
-        # Refused before the body is parsed at all.
-        return _render_login(request, safe_next(request.GET.get("next")), login.refused("too_large"))
+        # Refused before the body is parsed at all, and counted by the login limits.
+        return _render_login(request, safe_next(request.GET.get("next")), login.refused_unread(request, "too_large"))
+    try:
+        request.POST  # noqa: B018 - parsed here, where a form of too many fields can be answered as a login
+    except TooManyFieldsSent:
+        refusal = login.refused_unread(request, "too_many_fields")
+        return _render_login(request, safe_next(request.GET.get("next")), refusal)
     next_url = safe_next(request.POST.get("next"))
     answer = _form_login(request)
     if not answer.ok:

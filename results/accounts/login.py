@@ -8,13 +8,13 @@ GET was refused, to learn whether the account may read the namespace at all.
 
 import base64
 import hashlib
-import json
 import logging
 import re
 from dataclasses import dataclass
 
 from django.conf import settings
 
+from core import bounded_json
 from results.accounts import device, ratelimit, session, site
 from results.accounts.login_log import login_ended
 from results.store import s3 as store
@@ -23,6 +23,8 @@ from results.store.outcomes import Outcome, StoreError
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 16 * 1024
+# A login body is one flat object; anything nested deeper is refused before it is parsed.
+MAX_BODY_DEPTH = 4
 MAX_USERNAME = 256
 MAX_PASSWORD = 1024
 
@@ -33,6 +35,11 @@ SENTENCES = {
         "and set HTRFLOW_TRUSTED_HOPS to the number of proxies."
     ),
     "too_large": "That login is far too long to be real (over 16 KiB); check what was pasted into the fields.",
+    "too_deep": (
+        "The login was not understood: it must be one JSON object with a user name and a password, "
+        "not data nested many levels deep."
+    ),
+    "too_many_fields": "That login form sent far more fields than the form has; reload the page and try again.",
     "malformed": (
         "The login was not understood: it needs a user name of 1 to 256 characters "
         "and a password of 1 to 1024 characters."
@@ -58,6 +65,8 @@ _REASON_OF_OUTCOME = {
 _STATUS = {
     "origin": 403,
     "too_large": 413,
+    "too_deep": 422,
+    "too_many_fields": 400,
     "malformed": 422,
     "rate_limited": 429,
     "wrong": 401,
@@ -95,19 +104,46 @@ def refused(reason, sentence=None, retry_after=None):
 
 
 def parse_json_body(request):
-    """(username, password) from a JSON body, or a refused LoginAnswer."""
+    """(username, password) from a JSON body, or a refused LoginAnswer.
+
+    A body too large or nested too deep to read is refused before it is parsed, and counted by the
+    login limits (``refused_unread``)."""
     if declared_length(request) > MAX_BODY_BYTES:
-        return refused("too_large")
+        return refused_unread(request, "too_large")
     body = read_capped_body(request, MAX_BODY_BYTES + 1)
     if len(body) > MAX_BODY_BYTES:
-        return refused("too_large")
+        return refused_unread(request, "too_large")
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        data = bounded_json.loads(body.decode("utf-8"), max_bytes=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
+    except bounded_json.JsonTooDeep:
+        return refused_unread(request, "too_deep")
+    except ValueError:  # not UTF-8 (UnicodeDecodeError), or not JSON
         return refused("malformed")
     if not isinstance(data, dict) or set(data) != {"username", "password"}:
         return refused("malformed")
     return check_shape(data["username"], data["password"])
+
+
+def refused_unread(request, reason):
+    """A login refused before it could be read (``too_large``, ``too_deep``, ``too_many_fields``), counted
+    as a failed login from its address: otherwise such bodies could be sent without end, past every
+    limit. At the address's limit the answer is the limit's instead (429).
+
+    Only a request that carries the site's own Origin is counted (the JSON endpoint refuses any other
+    before this; the form may come without one): another site's page could otherwise have its visitors'
+    browsers send such forms and fill their addresses' counts, a lock-out no wrong password allows."""
+    if not site.origin_is_own(request):
+        return refused(reason)
+    address = site.client_address(request)
+    try:
+        refusal = ratelimit.count_unread(address)
+    except ratelimit.LimitsUnavailable:  # logged there; the body is refused all the same
+        refusal = None
+    if refusal:
+        login_ended(address, "", "rate_limited", limit=refusal.scope)
+        return refused("rate_limited", refusal.sentence, refusal.retry_after)
+    login_ended(address, "", reason)
+    return refused(reason)
 
 
 def read_capped_body(request, limit):

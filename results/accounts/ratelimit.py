@@ -34,7 +34,8 @@ attempts, in one process or in many, cannot all pass a check before any failure 
 recorded. Afterwards the caller settles the reservation: a wrong account keeps it (it
 was a failure), a success forgets the name's failures from that address (or device), remembers
 the address, and gives the rest back, and an attempt the store could not judge
-(unreachable, timeout) gives everything back.
+(unreachable, timeout) gives everything back. A login too large or nested too deep to be read names
+no user; it is counted as a failure from its address alone (``count_unread``).
 
 The counts are whole numbers in ``results.accounts.counters``: Redis when ``HTRFLOW_REDIS_URL`` is set,
 else a SQLite file in ``HTRFLOW_STATE_DIR`` for the workers of one pod. Keys hold hashes, never
@@ -183,6 +184,26 @@ def reserve(address, username, device=None):
     except STORAGE_ERRORS as error:
         raise _unavailable(error) from None
     return None, Reservation(forget_key=forget_key, known_key=known_key, raised=tuple(raised))
+
+
+def count_unread(address):
+    """Count a login that could not be read at all (too large, nested too deep) as a failure from
+    ``address``: it names no user, so only the address's count is raised, and it is kept.
+
+    ``None``, or a ``Refusal`` when the address was already at its limit (the count is then given back, as
+    ``reserve`` does). Raises LimitsUnavailable when the shared storage does not answer.
+    """
+    key = _key("address", address_bucket(address))
+    allowed, window = _limit("HTRFLOW_LOGIN_ADDRESS_LIMIT", ADDRESS_LIMIT)
+    try:
+        counts = counters.counters()
+        count, seconds_left = counts.add(key, 1, window)
+        if count > allowed:
+            counts.add(key, -1, window)
+            return Refusal("address", max(1, math.ceil(seconds_left)))
+    except STORAGE_ERRORS as error:
+        raise _unavailable(error) from None
+    return None
 
 
 def succeeded(reservation):

@@ -2,7 +2,8 @@
 session, and the page that says why a file cannot be shown.
 
 Every viewer view is wrapped in ``reads``: it is called only for a logged-in person and an address under
-the results base (``results.store.addresses``), and an ended session anywhere inside it sends the person to
+the results base (``results.store.addresses``), while that person has a viewer slot (``results.viewers.slots``:
+past their number at once, 429 and a sentence), and an ended session anywhere inside it sends the person to
 log in and back.
 """
 
@@ -13,13 +14,15 @@ import math
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode, urlsplit
 
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from results.accounts.middleware import login_url
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address, results_base
+from results.store.budget import person_of
 from results.store.reader import Outcome, StoreError, reader_for
+from results.viewers import slots
 
 LOG_SENTENCES = {
     Outcome.FORBIDDEN: "Your store account may not read this volume's results, so its run log cannot be shown.",
@@ -87,8 +90,9 @@ def reads(param: str, title: str):
     """Decorate a viewer that reads the results address in ``request.GET[param]``.
 
     The view is called as ``view(request, target)`` only for a logged-in person and an address under
-    the results base; a refused address gets its sentence, and an ended session anywhere inside the
-    view (``LoginAgain``) sends the person to log in and back.
+    the results base, and only while the person holds a viewer slot, given back when the view returns
+    or raises; a refused address gets its sentence, a person with all their slots taken a 429, and an
+    ended session anywhere inside the view (``LoginAgain``) sends the person to log in and back.
     """
 
     def decorate(view):
@@ -104,14 +108,32 @@ def reads(param: str, title: str):
                 key = key_for_address(address, request, base)
             except AddressRefused as refused:
                 return problem_page(request, title, refused.sentence, refused.fix, 400, address)
+            slot = slots.take(person_of(request))
+            if slot is None:
+                return _too_many_views(request, title, address)
             try:
                 return view(request, Target(reader, base, key, address))
             except LoginAgain:
                 return _login_response(request)
+            finally:
+                slots.give_back(slot)
 
         return wrapped
 
     return decorate
+
+
+def _too_many_views(request, title: str, address: str):
+    """429 for a person already at their number of viewer requests: JSON for find, a page otherwise (a poll
+    that gets it backs off and asks again, static/js/campaigns.js)."""
+    sentence = slots.refusal_sentence()
+    if "json" in request.META.get("HTTP_ACCEPT", ""):
+        response = JsonResponse({"detail": sentence}, status=429)
+    else:
+        response = problem_page(request, title, sentence, status=429, address=address)
+    response["Retry-After"] = str(slots.RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def viewer_link(path: str, **params) -> str:
