@@ -82,17 +82,17 @@ def _misbehaving(double, board, mode: str, seconds: float, pod) -> dict:
     }
 
 
-def _compaction(double, board, pod, kube_api) -> dict:
+def _compaction(double, board, pod, sources) -> dict:
     moments: dict[str, list[float]] = {}
     lock = threading.Lock()
-    real = kube_api.list_source
+    real = sources.list_source
 
     def list_source(source, transform=None):
         with lock:
             moments.setdefault(source.field, []).append(time.monotonic())
         return real(source, transform)
 
-    kube_api.list_source = list_source
+    sources.list_source = list_source
     try:
         double.reset_calls()
         started = time.monotonic()
@@ -108,7 +108,7 @@ def _compaction(double, board, pod, kube_api) -> dict:
             time.sleep(0.02)
         time.sleep(10)
     finally:
-        kube_api.list_source = real
+        sources.list_source = real
     firsts = sorted(times[0] for times in moments.values()) or [started]
     return {
         "relists_max": max((len(times) for times in moments.values()), default=0),
@@ -123,8 +123,7 @@ def run() -> dict:
     _setup_django()
     from django.test.utils import override_settings
 
-    from campaigns.cluster import board, informer
-    from campaigns.cluster import kube as kube_api
+    from campaigns.cluster import board, informer, sources
     from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
     from devstack.kubeapi import KubeDouble
     from tests.campaigns.test_kube import campaign_pod, load_campaigns
@@ -146,7 +145,7 @@ def run() -> dict:
             current = board.board(NS)
             current.reading()
             time.sleep(2)  # every informer watching
-            results["compaction"] = _compaction(double, current, next(pods), kube_api)
+            results["compaction"] = _compaction(double, current, next(pods), sources)
             for mode in (END_AT_ONCE, PLAIN_LIST, EXPIRE):
                 results["rows"].append(_misbehaving(double, current, mode, WINDOW_SECONDS, next(pods)))
                 time.sleep(informer.BACKOFF_MAX_SECONDS + informer.RELIST_SPREAD_SECONDS)  # every pause over

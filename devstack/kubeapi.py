@@ -1,7 +1,8 @@
 """A Kubernetes API double: a small HTTP server the official `kubernetes` client talks to unchanged.
 
-It serves the kinds htrbrowser reads (pods and their logs, configmaps, events, batch Jobs, and Kueue
-Workloads, LocalQueues, ClusterQueues and WorkloadPriorityClasses under both `v1beta2` and `v1beta1`),
+It serves the kinds htrbrowser reads (pods and their logs, configmaps, events, PersistentVolumeClaims,
+batch Jobs, apps Deployments, and Kueue Workloads, LocalQueues, ClusterQueues, WorkloadPriorityClasses
+and ResourceFlavors under both `v1beta2` and `v1beta1`),
 with list semantics like a real API server: label and field selectors, `limit` / `continue` paging
 over a consistent snapshot, resource versions, and `Status` error bodies. ConfigMaps can be written
 (create, replace, merge patch, delete) because the product keeps a status ConfigMap current, and so
@@ -120,7 +121,7 @@ class Resource:
 
     @property
     def builtin(self) -> bool:
-        return self.group in ("", "batch", "coordination.k8s.io")
+        return self.group in ("", "apps", "batch", "coordination.k8s.io")
 
     @property
     def qualified(self) -> str:
@@ -145,6 +146,9 @@ RESOURCES = (
     Resource(KUEUE_GROUP, ("v1beta2", "v1beta1"), "localqueues", "LocalQueue", True),
     Resource(KUEUE_GROUP, ("v1beta2", "v1beta1"), "clusterqueues", "ClusterQueue", False),
     Resource(KUEUE_GROUP, ("v1beta2", "v1beta1"), "workloadpriorityclasses", "WorkloadPriorityClass", False),
+    Resource(KUEUE_GROUP, ("v1beta2", "v1beta1"), "resourceflavors", "ResourceFlavor", False),
+    Resource("", ("v1",), "persistentvolumeclaims", "PersistentVolumeClaim", True),
+    Resource("apps", ("v1",), "deployments", "Deployment", True),
 )
 _BY_PLURAL = {(r.group, r.plural): r for r in RESOURCES}
 _BY_KIND = {(r.group, r.kind): r for r in RESOURCES}

@@ -20,6 +20,10 @@ failed, split, job_gone, job_gone_partially_failed, images_form, old_log_key, li
 quality_scored (its pipeline ``swe-lines-v2-scored`` scores every page), quality_unscored, stalled (pods
 running, nothing finished and nothing written for over an hour).
 
+Beside the campaigns the cluster holds what they stand on: a bound claim for the model cache their
+pods mount, Kueue's ResourceFlavors (the two the ClusterQueue names, and one a taint keeps for one
+team) and Kueue's controller, running in ``kueue-system``.
+
 Results addresses inside the bucket (``viewer_url``, IIIF ``seeAlso``, log lines) are built from
 ``results_url``, and image and manifest addresses from ``image_base``; both are only known once
 the servers run, so a scene is built after they start.
@@ -723,6 +727,33 @@ def queue_objects(campaigns, created: datetime) -> list[dict]:
     ]
 
 
+def _data_claim(job: dict) -> str:
+    """The claim a Job's pods mount as the model cache (their pod-template volume `data`), or ""."""
+    volumes = job.get("spec", {}).get("template", {}).get("spec", {}).get("volumes") or []
+    data = next((volume for volume in volumes if volume.get("name") == "data"), {})
+    return (data.get("persistentVolumeClaim") or {}).get("claimName") or ""
+
+
+def cache_claims(objects: list[dict], created: datetime) -> list[dict]:
+    """A bound ReadWriteMany claim for each model cache the scene's Jobs mount, made before any used it."""
+    names = sorted({_data_claim(obj) for obj in objects if obj.get("kind") == "Job"} - {""})
+    return [k.cache_pvc(name, created=created) for name in names]
+
+
+def kueue_objects(created: datetime) -> list[dict]:
+    """Kueue as installed: the empty flavor and the A100 flavor the ClusterQueue names, a flavor that a
+    taint keeps for one team's nodes (no ClusterQueue of the scene names it), and its controller running."""
+    return [
+        k.resource_flavor(k.DEFAULT_FLAVOR, created=created),
+        k.resource_flavor(k.GPU_FLAVOR, node_labels={"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"},
+                          created=created),
+        k.resource_flavor(k.TAINTED_FLAVOR, node_labels={"node-pool": "ocr"},
+                          node_taints=[k.taint("dedicated", "ocr-only")], created=created),
+        k.kueue_deployment(created=created, since=created),
+        k.kueue_controller_pod(created=created, since=created),
+    ]
+
+
 def _events(campaign: Campaign) -> list[dict]:
     if campaign.job_gone:
         return []
@@ -868,6 +899,8 @@ def build_scene(now: datetime, image_base: str, results_url: str) -> Scene:
                 if message:
                     scene.pod_logs.append((NAMESPACE, pod["metadata"]["name"], "warmup-wait", message))
     objects += queue_objects(campaigns, now - timedelta(days=60))
+    objects += cache_claims(objects, now - timedelta(days=60))
+    objects += kueue_objects(now - timedelta(days=60))
     scene.objects = objects
     parish = scene.campaigns[situations["limited_denied"]]
     for volume_id in interest["limited_denied"]:
@@ -903,4 +936,13 @@ def load_scene(scene: Scene, kube, store, images=None, workers: int = 8) -> None
             images.register_volume(volume_id, pages)
 
 
-__all__ = ["Scene", "build_scene", "load_scene", "campaign_objects", "queue_objects", "failure_reason"]
+__all__ = [
+    "Scene",
+    "build_scene",
+    "load_scene",
+    "campaign_objects",
+    "queue_objects",
+    "cache_claims",
+    "kueue_objects",
+    "failure_reason",
+]

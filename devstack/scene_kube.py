@@ -48,6 +48,7 @@ CLUSTER_QUEUE = "htr-batch-cq"
 GPU_FLAVOR = "gpu-a100"
 CPU_FLAVOR = "default-flavor"
 DEFAULT_FLAVOR = "default-flavor"
+TAINTED_FLAVOR = "ocr-dedicated"  # nodes kept for one team by a taint; no ClusterQueue of the scene names it
 GPU_QUOTA = 10
 CPU_QUOTA = 64
 MEMORY_QUOTA_GI = 256
@@ -65,6 +66,13 @@ MAX_SECONDS = 21600
 BACKOFF_LIMIT_PER_INDEX = 3
 DEMO_RESULTS_SECRET = "htr-batch-s3"
 DATA_PVC = "htr-model-cache"
+CACHE_STORAGE_CLASS = "cephfs"
+CACHE_PROVISIONER = "cephfs.csi.ceph.com"
+CACHE_SIZE = "200Gi"
+KUEUE_NAMESPACE = "kueue-system"
+KUEUE_CONTROLLER = "kueue-controller-manager"
+KUEUE_IMAGE = "registry.k8s.io/kueue/kueue:v0.14.2"
+KUEUE_POD_HASH = "7c9d6b5f48"
 
 # --- the sample namespace: the builders' defaults -------------------------------------------
 
@@ -982,6 +990,210 @@ def event(involved: dict, reason: str, message: str, when: datetime, component: 
         "source": {"component": component},
         "reportingComponent": component,
         "reportingInstance": "",
+    }
+
+
+# --- the model cache's claim, Kueue's flavors and Kueue's own controller ----------------------
+
+
+def cache_pvc(
+    name: str = DATA_PVC,
+    *,
+    namespace: str = NAMESPACE,
+    access_modes: tuple[str, ...] = ("ReadWriteMany",),
+    storage_class: str = CACHE_STORAGE_CLASS,
+    size: str = CACHE_SIZE,
+    created: datetime | str = QUEUES_CREATED,
+    phase: str = "Bound",
+) -> dict:
+    """The model cache's PersistentVolumeClaim, bound by its provisioner (``phase`` Pending: not yet)."""
+    uid = stable_uid("pvc", namespace, name)
+    bound = phase == "Bound"
+    annotations = {"volume.kubernetes.io/storage-provisioner": CACHE_PROVISIONER}
+    if bound:
+        annotations.update({"pv.kubernetes.io/bind-completed": "yes", "pv.kubernetes.io/bound-by-controller": "yes"})
+    spec = {
+        "accessModes": list(access_modes),
+        "resources": {"requests": {"storage": size}},
+        "storageClassName": storage_class,
+        "volumeMode": "Filesystem",
+    }
+    status: dict = {"phase": phase}
+    if bound:
+        spec["volumeName"] = f"pvc-{uid}"
+        status.update(accessModes=list(access_modes), capacity={"storage": size})
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "uid": uid,
+            "creationTimestamp": iso(created),
+            "labels": {"app.kubernetes.io/managed-by": "Helm", "app.kubernetes.io/instance": NAMESPACE},
+            "annotations": annotations,
+            "finalizers": ["kubernetes.io/pvc-protection"],
+        },
+        "spec": spec,
+        "status": status,
+    }
+
+
+def taint(key: str, value: str, effect: str = "NoSchedule") -> dict:
+    return {"key": key, "value": value, "effect": effect}
+
+
+def resource_flavor(
+    name: str,
+    *,
+    node_labels: dict | None = None,
+    node_taints: list[dict] | None = None,
+    tolerations: list[dict] | None = None,
+    created: datetime | str = QUEUES_CREATED,
+    version: str = "v1beta2",
+) -> dict:
+    """A Kueue ResourceFlavor (cluster-scoped); with none of the three it is an empty flavor."""
+    spec: dict = {}
+    if node_labels:
+        spec["nodeLabels"] = dict(node_labels)
+    if node_taints:
+        spec["nodeTaints"] = [dict(each) for each in node_taints]
+    if tolerations:
+        spec["tolerations"] = [dict(each) for each in tolerations]
+    return {
+        "apiVersion": f"kueue.x-k8s.io/{version}",
+        "kind": "ResourceFlavor",
+        "metadata": {
+            "name": name,
+            "uid": stable_uid("flavor", name),
+            "generation": 1,
+            "creationTimestamp": iso(created),
+            "finalizers": ["kueue.x-k8s.io/resource-in-use"],
+        },
+        "spec": spec,
+    }
+
+
+def _kueue_labels() -> dict:
+    return {"app.kubernetes.io/name": "kueue", "app.kubernetes.io/component": "controller",
+            "control-plane": "controller-manager"}
+
+
+def kueue_deployment(
+    *,
+    ready: bool = True,
+    name: str = KUEUE_CONTROLLER,
+    namespace: str = KUEUE_NAMESPACE,
+    created: datetime | str = QUEUES_CREATED,
+    since: datetime | str = QUEUES_CREATED,
+) -> dict:
+    """Kueue's controller Deployment (one replica): Available since ``since``, or not available since then."""
+    replica_set = f"{name}-{KUEUE_POD_HASH}"
+    if ready:
+        available = cond("Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability.",
+                         since, probe=False)
+        counts = {"readyReplicas": 1, "availableReplicas": 1}
+    else:
+        available = cond("Available", "False", "MinimumReplicasUnavailable",
+                         "Deployment does not have minimum availability.", since, probe=False)
+        counts = {"unavailableReplicas": 1}
+    progressing = cond("Progressing", "True", "NewReplicaSetAvailable",
+                       f'ReplicaSet "{replica_set}" has successfully progressed.', created, probe=False)
+    for each in (available, progressing):
+        each["lastUpdateTime"] = each["lastTransitionTime"]
+    selector = {"matchLabels": {"control-plane": "controller-manager"}}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "uid": stable_uid("deployment", namespace, name),
+            "generation": 1,
+            "creationTimestamp": iso(created),
+            "labels": _kueue_labels(),
+            "annotations": {"deployment.kubernetes.io/revision": "1"},
+        },
+        "spec": {
+            "replicas": 1,
+            "selector": selector,
+            "template": {
+                "metadata": {
+                    "labels": _kueue_labels(),
+                    "annotations": {"kubectl.kubernetes.io/default-container": "manager"},
+                },
+                "spec": {
+                    "serviceAccountName": "kueue-controller-manager",
+                    "containers": [
+                        {
+                            "name": "manager",
+                            "image": KUEUE_IMAGE,
+                            "args": ["--config=/controller_manager_config.yaml", "--zap-log-level=2"],
+                        }
+                    ],
+                },
+            },
+        },
+        "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, **counts,
+                   "conditions": [available, progressing]},
+    }
+
+
+def kueue_controller_pod(
+    *,
+    state: str = "running",
+    restarts: int = 0,
+    name: str = KUEUE_CONTROLLER,
+    namespace: str = KUEUE_NAMESPACE,
+    created: datetime | str = QUEUES_CREATED,
+    since: datetime | str = QUEUES_CREATED,
+    node: str = "cpu-node-01",
+) -> dict:
+    """A pod of Kueue's controller: ``state`` running (ready since ``since``) or crashloop (restarting,
+    not ready since ``since``, its last run ended with exit code 1)."""
+    pod_name = f"{name}-{KUEUE_POD_HASH}-{stable_suffix(namespace, name, 'pod')}"
+    ready = state == "running"
+    container = {"name": "manager", "ready": ready, "started": ready, "restartCount": restarts,
+                 "image": KUEUE_IMAGE, "imageID": KUEUE_IMAGE,
+                 "containerID": "containerd://" + hashlib.sha256(pod_name.encode()).hexdigest()}
+    if ready:
+        container["state"] = {"running": {"startedAt": iso(since)}}
+    else:
+        container["state"] = {"waiting": {"reason": "CrashLoopBackOff",
+                                          "message": f"back-off 5m0s restarting failed container=manager pod={pod_name}"
+                                          f"_{namespace}({stable_uid('pod', pod_name)})"}}
+        container["lastState"] = {"terminated": {"exitCode": 1, "reason": "Error", "startedAt": iso(since),
+                                                 "finishedAt": iso(since)}}
+    readiness = "True" if ready else "False"
+    reason = "" if ready else "ContainersNotReady"
+    message = "" if ready else "containers with unready status: [manager]"
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": pod_name,
+            "namespace": namespace,
+            "uid": stable_uid("pod", pod_name),
+            "creationTimestamp": iso(created),
+            "labels": {**_kueue_labels(), "pod-template-hash": KUEUE_POD_HASH},
+            "ownerReferences": [_owner("apps/v1", "ReplicaSet", f"{name}-{KUEUE_POD_HASH}",
+                                       stable_uid("replicaset", namespace, name))],
+        },
+        "spec": {"nodeName": node, "serviceAccountName": "kueue-controller-manager",
+                 "containers": [{"name": "manager", "image": KUEUE_IMAGE}]},
+        "status": {
+            "phase": "Running",
+            "startTime": iso(created),
+            "podIP": "10.244.0.17",
+            "conditions": [
+                cond("PodReadyToStartContainers", "True", "", "", created, probe=False),
+                cond("Initialized", "True", "", "", created, probe=False),
+                cond("Ready", readiness, reason, message, since, probe=False),
+                cond("ContainersReady", readiness, reason, message, since, probe=False),
+                cond("PodScheduled", "True", "", "", created, probe=False),
+            ],
+            "containerStatuses": [container],
+        },
     }
 
 

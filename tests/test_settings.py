@@ -45,6 +45,7 @@ def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
         ("DJANGO_DEBUG", "perhaps"),
         ("HTRFLOW_RESULTS_URL", "ftp://example.org/results"),
         ("HTRFLOW_TRUSTED_HOPS", "-1"),
+        ("HTRFLOW_KUEUE_NAMESPACE", "../kube-system"),
     ],
 )
 def test_a_bad_setting_stops_start_up_with_one_sentence_naming_it(name, value):

@@ -6,7 +6,8 @@ the failed pod of the first): 2 080 failed pods, 2 880 pods in all; `ARCHIVE_SCA
 campaigns, pods and volumes finishing at once (size.py). The rest are done or, towards
 the end of the list, pending. Every campaign has its
 record ConfigMap (the 5 000-line `volumes.txt`), a status record and an admitted Kueue v1beta2
-Workload; two pipelines with their ConfigMaps and finished warm-ups; a ClusterQueue full of them.
+Workload; two pipelines with their ConfigMaps and finished warm-ups (and their pods); a ClusterQueue
+full of them, the model cache's claim, Kueue's ResourceFlavors and its controller (devstack/scene.py).
 Objects come from the one factory (devstack/scene_kube.py, samples in kube_samples) with what a real API server adds
 (`realistic.py`); pods are made from one template per kind, copied and renamed.
 
@@ -25,7 +26,8 @@ from benchmarks.archive.realistic import filled_template, managed, pod_as_served
 from benchmarks.archive.size import CAMPAIGNS, FINISHING_PER_STEP
 from devstack import content_json as cj
 from devstack import kube_samples as o
-from devstack.scene_kube import index_ranges, priority_class, stable_uid
+from devstack.scene import kueue_objects
+from devstack.scene_kube import cache_pvc, index_ranges, priority_class, stable_uid, warmup_pod
 
 VOLUMES = 5000
 PARALLELISM = 20
@@ -215,12 +217,13 @@ def cluster_objects(now: datetime) -> list[dict]:
     found = [queue, o.local_queue()]
     found += [priority_class(name, value, now) for name, value in (("htr-interactive", 1000), ("htr-bulk", 0),
                                                                      ("htr-idle", -10))]
+    warmed, finished = now - timedelta(days=4), now - timedelta(days=4) + timedelta(minutes=2)
     for pipeline in PIPELINES:
         found.append(o.pipeline_configmap(pipeline, o.PIPELINE_YAML_V2))
-        warmup = o.warmup_job(pipeline, recipe=o.RECIPE_V2, created=iso(now - timedelta(days=4)),
-                              finished=iso(now - timedelta(days=4) + timedelta(minutes=2)))
-        found.append(warmup)
-    return found
+        found.append(o.warmup_job(pipeline, recipe=o.RECIPE_V2, created=iso(warmed), finished=iso(finished)))
+        found.append(warmup_pod(pipeline, state="succeeded", recipe=o.RECIPE_V2, created=iso(warmed),
+                                finished=iso(finished)))
+    return [*found, cache_pvc(created=iso(now - timedelta(days=60))), *kueue_objects(now - timedelta(days=60))]
 
 
 # --- progress.json -----------------------------------------------------------------------------

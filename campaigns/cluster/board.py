@@ -1,7 +1,7 @@
 """The board: each namespace's campaigns, projected once per change and shared by every request.
 
 Per namespace (and cluster configuration) one `Board` keeps an `informer.Informer` per list of a
-snapshot (`kube.sources`), so the API server is read by what changed, once per process, however
+snapshot (`sources.sources`), so the API server is read by what changed, once per process, however
 many pages, polls and tabs are open. A publisher thread turns the informers' objects into a
 `Reading` at most once per `HTRFLOW_SNAPSHOT_SECONDS` when something changed (and every
 `REPROJECT_SECONDS` anyway, for sentences that count time): the snapshot, its projection, and an
@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import timezone
 
-from campaigns.cluster import collector, informer, kube, status_records
+from campaigns.cluster import collector, informer, kube, sources, status_records
 from campaigns.domain.projection import Projection, project_again
 from campaigns.domain.timelines import Timelines
 from campaigns.models import Campaign, Snapshot
@@ -94,7 +94,7 @@ class Board:
         self.first_problem: kube.ClusterUnavailable | None = None
         self.projection: Projection | None = None  # the current reading's, what the next is projected from
         self.timelines = Timelines()  # each campaign's finished volumes over time: its pace, forecast and stall
-        self.informers = [informer.Informer(source, self._wake.set) for source in kube.sources(namespace)]
+        self.informers = [informer.Informer(source, self._wake.set) for source in sources.sources(namespace)]
         self._thread = threading.Thread(target=self._publish_loop, name=f"board {namespace}", daemon=True)
 
     def start(self) -> Board:
@@ -188,10 +188,7 @@ class Board:
         self._notify()
 
     def _read(self) -> Reading:
-        lists = {each.source.field: each.items() for each in self.informers}
-        lists["priority_classes"] = kube.priority_class_names(lists["priority_classes"])
-        lists["events"] = lists["events"] or []
-        snapshot = Snapshot(namespace=self.namespace, read_at=datetime.now(UTC), **lists)
+        snapshot = sources.snapshot_of(self.namespace, {each.source.field: each.items() for each in self.informers})
         now = timezone.now()
         self.projection = project_again(snapshot, now, self.projection)
         self.timelines.hang_on(self.projection.campaigns, snapshot.status_records, now, settings.HTRFLOW_STALL_MINUTES)
@@ -250,7 +247,7 @@ def _older(version: str, wanted: int) -> bool:
 
 def _server_version(namespace: str) -> int:
     """The API server's current resourceVersion, from the smallest list it can answer."""
-    answer = kube._call("GET", f"/api/v1/namespaces/{namespace}/configmaps", [("limit", "1")])
+    answer = kube.call("GET", f"/api/v1/namespaces/{namespace}/configmaps", [("limit", "1")])
     try:
         return int((answer.get("metadata") or {}).get("resourceVersion") or 0)
     except ValueError:

@@ -1,6 +1,6 @@
 """One list of the cluster kept current by what changed: LIST once, then WATCH from its version.
 
-An `Informer` holds the objects of one `kube.Source` in memory, as client-go's informers and the
+An `Informer` holds the objects of one `sources.Source` in memory, as client-go's informers and the
 dashboards people use do:
 
 - the first LIST is paged and gives a resourceVersion; a WATCH from there brings every change after
@@ -31,11 +31,12 @@ still keeps a list to one try every 2 to 4 s. The relist's spread is 1 s for the
 every watch is answered 410, a list is read again at most 5 s after its last relist, and the soak saw
 10.1 s with a 2 s spread; 1 s still parts the lists of a namespace by a second or so.
 Watch starts, how each watch ended, relists and back-off seconds are counted in `core.metrics`
-per source (the list's name, a dozen values).
+per source (the list's name, sixteen values at most).
 
 Objects are slimmed on arrival (`managedFields` and kubectl's last-applied copy dropped): the
-projection never reads them and they are a third of a pod. A pod also loses the parts of its status
-no page reads (addresses, images, container ids and mounts), and every object is kept `compact`:
+projection never reads them and they are a third of a pod. Each is then cut to what its source keeps
+(`Source.keep`, campaigns.cluster.kept: a pod keeps no spec but its node, nor the parts of its status
+no page reads, such as addresses, images, container ids and mounts), and every object is kept `compact`:
 its keys and short strings shared with the other objects through `sys.intern` (a watch event is
 decoded on its own, so without it each changed pod held its own copy of every key). At 14 400 pods
 a pod costs about a third of what it did. One thread per informer, started by
@@ -52,7 +53,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from campaigns.cluster import collector, kube
+from campaigns.cluster import collector, kube, sources, watches
 from core import metrics
 
 log = logging.getLogger(__name__)
@@ -66,12 +67,6 @@ RELIST_SPREAD_SECONDS = 1.0
 WATCHES_FAILING_SECONDS = 30.0  # watches ending early this long: changes are not followed, say so
 NOT_KNOWN_RETRY_SECONDS = 60.0
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-# Parts of a pod's status, and of each of its container statuses, that no page reads.
-UNREAD_POD_STATUS = frozenset({"hostIP", "hostIPs", "podIP", "podIPs", "qosClass", "resize", "resourceClaimStatuses"})
-UNREAD_CONTAINER_STATUS = frozenset(
-    {"image", "imageID", "containerID", "volumeMounts", "started", "ready", "allocatedResources", "resources", "user"}
-)
-CONTAINER_STATUSES = ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")
 SHARED_STRING_LENGTH = 120  # strings up to this long are shared (ids, names, times, labels)
 WATCH_EVENTS = frozenset({"ADDED", "MODIFIED", "DELETED", "BOOKMARK"})
 
@@ -118,11 +113,9 @@ class WatchEnd:
         return HEALTHY
 
 
-def slim(obj: dict, unread: tuple[str, ...] = ()) -> dict:
-    """The object without the parts no page reads (kept small: a pod's managedFields are a third of it),
-    and without the top-level parts `unread` names."""
-    if unread and any(part in obj for part in unread):
-        obj = {k: v for k, v in obj.items() if k not in unread}
+def slim(obj: dict) -> dict:
+    """The object without the parts no page reads of any kind (kept small: a pod's managedFields are a
+    third of it): managedFields and kubectl's last-applied copy."""
     meta = obj.get("metadata")
     if isinstance(meta, dict) and ("managedFields" in meta or LAST_APPLIED in (meta.get("annotations") or {})):
         meta = dict(meta)
@@ -145,21 +138,6 @@ def compact(value):
     return value
 
 
-def slim_pod(pod: dict) -> dict:
-    """A pod without the parts of its status no page reads (a slimmed pod: the caller's copy)."""
-    status = pod.get("status")
-    if not isinstance(status, dict):
-        return pod
-    kept = {k: v for k, v in status.items() if k not in UNREAD_POD_STATUS}
-    for field in CONTAINER_STATUSES:
-        if isinstance(kept.get(field), list):
-            kept[field] = [
-                {k: v for k, v in each.items() if k not in UNREAD_CONTAINER_STATUS} if isinstance(each, dict) else each
-                for each in kept[field]
-            ]
-    return {**pod, "status": kept}
-
-
 def _key(obj: dict) -> tuple[str, str]:
     meta = obj.get("metadata") or {}
     return (str(meta.get("namespace") or ""), str(meta.get("name") or ""))
@@ -168,7 +146,7 @@ def _key(obj: dict) -> tuple[str, str]:
 class Informer:
     """The objects of one source, kept current in a thread of their own."""
 
-    def __init__(self, source: kube.Source, on_change=None):
+    def __init__(self, source: sources.Source, on_change=None):
         self.source = source
         self._on_change = on_change or (lambda: None)
         self._objects: dict[tuple[str, str], dict] = {}
@@ -195,9 +173,9 @@ class Informer:
         self._watch_trouble = False  # the failure is watches ending early, not a call that failed
 
     def _slim(self, obj: dict) -> dict:
-        obj = slim(obj, self.source.unread)
-        if self.source.field == "pods":
-            obj = slim_pod(obj)
+        obj = slim(obj)
+        if self.source.keep is not None:
+            obj = self.source.keep(obj)
         return compact(obj)
 
     def _listed(self, obj: dict) -> dict:
@@ -225,7 +203,7 @@ class Informer:
 
     def stop(self) -> None:
         self._stopped.set()
-        kube.end_stream(self._streams)
+        watches.end_stream(self._streams)
 
     def join(self, seconds: float) -> None:
         if self._thread is not None:
@@ -247,7 +225,7 @@ class Informer:
                     return NOT_KNOWN_RETRY_SECONDS
             watching = True
             return self._watched(self._watch())
-        except kube.Expired:
+        except watches.Expired:
             self.resource_version = ""
             metrics.watch_ended(self.source.field, EXPIRED)
             if time.monotonic() - self._watch_began >= SHORT_WATCH_SECONDS:
@@ -322,7 +300,7 @@ class Informer:
         self.lists += 1
         if self.lists > 1:
             metrics.relisted(self.source.field)
-        answered = kube.list_source(self.source, self._listed)
+        answered = sources.list_source(self.source, self._listed)
         if answered is None:  # optional and refused: not known
             with self._lock:
                 changed = self.known
@@ -353,7 +331,7 @@ class Informer:
         metrics.watch_started(self.source.field)
         started = self._watch_began = time.monotonic()
         ended = WatchEnd()
-        events = kube.watch(
+        events = watches.watch(
             self.path,
             self.resource_version,
             self.source.label_selector,
@@ -383,7 +361,7 @@ class Informer:
                 self._apply(kind, event.get("object"))
                 if ended.changes + ended.bookmarks > FEW_EVENTS:
                     self._watch_proved()
-        except kube.NotAStream:  # a whole body, left unread
+        except watches.NotAStream:  # a whole body, left unread
             ended.not_a_stream = True
         finally:
             if proof is not None:

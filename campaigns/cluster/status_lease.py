@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 
-from campaigns.cluster import kube
+from campaigns.cluster import kube, writes
 
 log = logging.getLogger(__name__)
 
@@ -113,10 +113,10 @@ class Candidate:
         return given_up
 
     def _ask(self, namespace: str, seconds: int, identity: str, now: float) -> bool:
-        lease = kube.get_lease(namespace, LEASE_NAME)
+        lease = writes.get_lease(namespace, LEASE_NAME)
         if lease is None:
             body = _body(namespace, identity, seconds)
-            return self._remember(namespace, _try(lambda: kube.create_lease(namespace, body)), now, identity)
+            return self._remember(namespace, _try(lambda: writes.create_lease(namespace, body)), now, identity)
         spec = lease.get("spec") or {}
         record = _record_of(lease)
         with self._lock:
@@ -135,7 +135,7 @@ class Candidate:
                 holder or "nobody (it was given up)",
                 extra={"namespace": namespace, "previous_holder": holder, "holder": identity},
             )
-        written = _try(lambda: kube.update_lease(namespace, LEASE_NAME, body))
+        written = _try(lambda: writes.update_lease(namespace, LEASE_NAME, body))
         return self._remember(namespace, written, now, identity)
 
     def _remember(self, namespace: str, written: dict | None, now: float, identity: str) -> bool:
@@ -178,7 +178,7 @@ def _taken(lease: dict, identity: str, seconds: int) -> dict:
 def _give_up(namespace: str, identity: str) -> bool:
     """Leave the Lease with no holder, if `identity` still holds it; True when given up."""
     for _ in range(2):  # a renewal may have moved it on since it was read: read it once more
-        lease = kube.get_lease(namespace, LEASE_NAME)
+        lease = writes.get_lease(namespace, LEASE_NAME)
         spec = (lease or {}).get("spec") or {}
         if spec.get("holderIdentity") != identity:
             return False  # taken over meanwhile, or gone: nothing of ours to give up
@@ -186,8 +186,8 @@ def _give_up(namespace: str, identity: str) -> bool:
         body = {**lease, "spec": {**spec, "holderIdentity": "", "leaseDurationSeconds": 1, "renewTime": now}}
         body["spec"]["acquireTime"] = now
         try:
-            kube.update_lease(namespace, LEASE_NAME, body)
-        except kube.Conflict:
+            writes.update_lease(namespace, LEASE_NAME, body)
+        except writes.Conflict:
             continue
         log.info("Gave up the status writer Lease in %s: this process is stopping.", namespace)
         return True
@@ -197,7 +197,7 @@ def _give_up(namespace: str, identity: str) -> bool:
 def _try(write) -> dict | None:
     try:
         return write()
-    except kube.Conflict:
+    except writes.Conflict:
         return None  # another process wrote it first: it holds the Lease
 
 

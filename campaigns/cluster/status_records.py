@@ -25,7 +25,7 @@ import threading
 
 from django.conf import settings
 
-from campaigns.cluster import kube, status_lease
+from campaigns.cluster import kube, status_lease, writes
 from campaigns.domain.projection import status_record_updates
 from core import metrics
 from core.contract import (
@@ -132,7 +132,7 @@ def _write(namespace: str, name: str, campaign, current: dict | None) -> int:
     for _attempt in range(ATTEMPTS):
         try:
             if current is None:
-                kube.create_config_map_once(namespace, _new_record(namespace, name, campaign))
+                writes.create_config_map_once(namespace, _new_record(namespace, name, campaign))
                 metrics.status_write("created")
                 return 1
             if not is_ours(current):
@@ -143,10 +143,10 @@ def _write(namespace: str, name: str, campaign, current: dict | None) -> int:
                 return 0
             version = (current.get("metadata") or {}).get("resourceVersion") or ""
             patch = {"metadata": {"annotations": {ANNOTATION_JOB_UID: data.get("jobUid", "")}}, "data": data}
-            kube.patch_config_map_at(namespace, name, patch, version)
+            writes.patch_config_map_at(namespace, name, patch, version)
             metrics.status_write("updated")
             return 1
-        except kube.Conflict:
+        except writes.Conflict:
             # Changed since it was read: never overwrite. The watch brings the newer record, and the
             # next reading works the update out anew from it.
             metrics.status_write("conflict")

@@ -97,11 +97,16 @@ class Snapshot:
     status_records: list[dict] = field(default_factory=list)  # status ConfigMaps (h/kind=status)
     pipelines: list[dict] = field(default_factory=list)  # pipeline ConfigMaps htr-pipeline-<id>
     workloads: list[dict] = field(default_factory=list)  # Kueue Workloads in the namespace
-    pods: list[dict] = field(default_factory=list)  # campaign and warm-up pods not Succeeded
+    # campaign pods not Succeeded, warm-up pods in any phase; of a spec only nodeName is kept
+    pods: list[dict] = field(default_factory=list)
     local_queues: list[dict] | None = None  # None = not readable
     cluster_queues: list[dict] | None = None  # None = not readable
     priority_classes: list[str] | None = None  # WorkloadPriorityClass names; None = not readable
     events: list[dict] = field(default_factory=list)
+    pvcs: list[dict] | None = None  # the namespace's PersistentVolumeClaims; None = not readable
+    resource_flavors: list[dict] | None = None  # Kueue ResourceFlavors; None = not readable
+    kueue_deployments: list[dict] | None = None  # Deployments in Kueue's namespace; None = not read or readable
+    kueue_pods: list[dict] | None = None  # Kueue's controller pods (control-plane=controller-manager); None = same
     read_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 

@@ -17,7 +17,7 @@ import yaml
 from prometheus_client import REGISTRY
 
 from benchmarks.faultproxy import FaultProxy
-from campaigns.cluster import board, informer, kube
+from campaigns.cluster import board, informer, kube, sources, writes
 from campaigns.wording.banners import stale_banner
 from tests.campaigns.test_kube import NS, load_campaigns
 from tests.fixtures.kube import eventually
@@ -157,7 +157,7 @@ def test_a_server_that_hangs_up_on_every_read_is_unreachable_after_two_tries(poi
         assert broke.cause == kube.UNREACHABLE
         assert broke.sentence.endswith("The connection to its API server broke before an answer came.")
         rude.taken = 0
-        assert trouble(lambda: kube.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.UNREACHABLE
+        assert trouble(lambda: writes.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.UNREACHABLE
         assert rude.taken == 1  # a write is never sent twice
     finally:
         rude.close()
@@ -166,9 +166,9 @@ def test_a_server_that_hangs_up_on_every_read_is_unreachable_after_two_tries(poi
 def test_writes_are_worded_the_same_way(point_at, silent_listener):
     """A PUT is not retried by urllib3 and comes back unwrapped: the chain is read all the same."""
     point_at(f"http://127.0.0.1:{unused_port()}")
-    assert trouble(lambda: kube.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.DOWN
+    assert trouble(lambda: writes.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.DOWN
     point_at(f"http://127.0.0.1:{silent_listener}")
-    assert trouble(lambda: kube.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.SLOW
+    assert trouble(lambda: writes.update_lease(NS, "x", {"metadata": {"name": "x"}})).cause == kube.SLOW
 
 
 @pytest.mark.parametrize(
@@ -184,7 +184,7 @@ def test_writes_are_worded_the_same_way(point_at, silent_listener):
 def test_an_error_status_from_the_api_is_worded_by_its_status(double, settings, status, cause, words):
     settings.HTRFLOW_KUBE_TIMEOUT = 2.0
     double.inject_fault(r"/jobs$", status=status)
-    answered = trouble(lambda: kube.fetch_snapshot(NS))
+    answered = trouble(lambda: sources.fetch_snapshot(NS))
     assert answered.cause == cause
     assert words in answered.sentence
 
@@ -200,7 +200,7 @@ def test_every_cause_opens_the_banner_with_its_own_sentence(point_at, silent_lis
     for status in (503, 429, 401, 403):
         fault = kube_double.inject_fault(r"/jobs$", status=status)
         try:
-            met[status] = trouble(lambda: kube.list_source(kube.sources(NS)[0]))
+            met[status] = trouble(lambda: sources.list_source(sources.sources(NS)[0]))
         finally:
             fault.remove()
     openings = {what: stale_banner(since, since, each.cause).split(" since ")[0] for what, each in met.items()}
@@ -238,7 +238,7 @@ def test_the_calls_metric_carries_each_cause_as_the_banner_words_it(point_at, si
         fault = kube_double.inject_fault(r"/jobs$", status=403) if cause == "refused" else None
         before = calls_by_cause().get(cause, 0.0)
         try:
-            kube.list_source(kube.sources(NS)[0])
+            sources.list_source(sources.sources(NS)[0])
         except kube.ClusterUnavailable:
             pass
         finally:

@@ -15,8 +15,7 @@ import time
 import pytest
 from prometheus_client import REGISTRY
 
-from campaigns.cluster import board, collector, informer
-from campaigns.cluster import kube as kube_api
+from campaigns.cluster import board, collector, informer, sources
 from core import metrics
 from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
 from tests.campaigns.test_kube import NS, campaign_pod, load_campaigns
@@ -134,14 +133,14 @@ def test_after_a_compaction_each_list_relists_once_at_its_own_moment(cluster, mo
     informers = started(cluster)
     listed: dict[str, list[float]] = {}
     lock = threading.Lock()
-    real = kube_api.list_source
+    real = sources.list_source
 
     def list_source(source, transform=None):
         with lock:
             listed.setdefault(source.field, []).append(time.monotonic())
         return real(source, transform)
 
-    monkeypatch.setattr(kube_api, "list_source", list_source)
+    monkeypatch.setattr(sources, "list_source", list_source)
     cluster.put(campaign_pod("campaign-000", 0))
     cluster.compact()
     cluster.drop_watches()  # every watch opens again from a version the server no longer holds

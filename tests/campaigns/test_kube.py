@@ -1,4 +1,5 @@
-"""campaigns.cluster.kube against the Kubernetes API double, through the real `kubernetes` client over HTTP."""
+"""campaigns.cluster.kube, sources, watches and writes against the Kubernetes API double, through the real
+`kubernetes` client over HTTP."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import time
 import pytest
 from prometheus_client import REGISTRY
 
-from campaigns.cluster import kube, reading
+from campaigns.cluster import kube, reading, sources, watches, writes
+from devstack import scene_kube as k
 from devstack.kube_watch import PLAIN_LIST
 from devstack.kubeapi import KubeDouble
 
@@ -170,7 +172,7 @@ def test_a_snapshot_holds_plain_camel_case_dicts_of_every_kind(cluster):
             "status": {"active": 1},
         }
     )
-    snapshot = kube.fetch_snapshot(NS)
+    snapshot = sources.fetch_snapshot(NS)
     assert [job["metadata"]["name"] for job in snapshot.jobs] == ["campaign-000"]
     assert snapshot.jobs[0]["spec"]["completionMode"] == "Indexed"
     assert snapshot.jobs[0]["status"]["completedIndexes"] == "0"
@@ -197,7 +199,7 @@ def test_status_records_are_read_apart_from_campaign_records(cluster):
             "data": {"phase": "Running"},
         }
     )
-    snapshot = kube.fetch_snapshot(NS)
+    snapshot = sources.fetch_snapshot(NS)
     assert [cm["metadata"]["name"] for cm in snapshot.status_records] == ["campaign-campaign-000-status"]
     assert [cm["metadata"]["name"] for cm in snapshot.records] == ["campaign-campaign-000"]
 
@@ -206,9 +208,9 @@ def test_pods_are_read_page_by_page(cluster, monkeypatch):
     monkeypatch.setattr(kube, "PAGE_SIZE", 3)
     load_campaigns(cluster, 4)  # 8 unfinished pods
     cluster.reset_calls()
-    snapshot = kube.fetch_snapshot(NS)
+    snapshot = sources.fetch_snapshot(NS)
     assert len(snapshot.pods) == 8
-    pod_calls = [q for m, p, q in cluster.calls if p.endswith("/pods")]
+    pod_calls = [q for m, p, q in cluster.calls if p.endswith("/pods") and q.get("labelSelector") == sources.JOB_PODS]
     assert len(pod_calls) == 3
     assert all(q.get("limit") == "3" for q in pod_calls)
     assert "continue" in pod_calls[1] and "continue" in pod_calls[2]
@@ -227,7 +229,7 @@ def test_an_expired_continue_token_starts_the_list_again(cluster, monkeypatch):
         return original(method, path, query, **kwargs)
 
     monkeypatch.setattr(kube, "_call_sized", expire_before_second_page)
-    snapshot = kube.fetch_snapshot(NS)
+    snapshot = sources.fetch_snapshot(NS)
     assert len(snapshot.pods) == 4
     assert expired_once
 
@@ -236,7 +238,7 @@ def test_workloads_fall_back_to_v1beta1_on_an_older_cluster(cluster):
     load_campaigns(cluster, 1)
     cluster.kueue_v1beta2_enabled = False
     cluster.reset_calls()
-    snapshot = kube.fetch_snapshot(NS)
+    snapshot = sources.fetch_snapshot(NS)
     assert len(snapshot.workloads) == 1
     paths = list_paths(cluster)
     assert f"/apis/kueue.x-k8s.io/v1beta2/namespaces/{NS}/workloads" in paths
@@ -248,7 +250,7 @@ def test_cluster_queues_the_account_may_not_read_are_not_known_rather_than_an_er
     load_campaigns(cluster, 1)
     cluster.inject_fault(r"/clusterqueues$", status=403)
     cluster.inject_fault(r"/workloadpriorityclasses$", status=403)
-    snapshot = kube.fetch_snapshot(NS)
+    snapshot = sources.fetch_snapshot(NS)
     assert snapshot.cluster_queues is None
     assert snapshot.priority_classes is None
     assert len(snapshot.jobs) == 1
@@ -263,7 +265,7 @@ def test_priority_classes_are_listed_by_name(cluster):
             "value": 0,
         }
     )
-    assert kube.fetch_snapshot(NS).priority_classes == ["htr-bulk"]
+    assert sources.fetch_snapshot(NS).priority_classes == ["htr-bulk"]
 
 
 def test_an_api_slower_than_the_timeout_is_cluster_unavailable_with_a_sentence(cluster):
@@ -279,7 +281,7 @@ def test_an_api_slower_than_the_timeout_is_cluster_unavailable_with_a_sentence(c
 def test_a_refused_list_is_cluster_unavailable(cluster):
     cluster.inject_fault(r"/configmaps$", status=500)
     with pytest.raises(kube.ClusterUnavailable) as raised:
-        kube.fetch_snapshot(NS)
+        sources.fetch_snapshot(NS)
     assert "500" in raised.value.sentence
 
 
@@ -295,16 +297,17 @@ def test_a_missing_kubeconfig_is_a_sentence(settings, tmp_path):
 def test_the_number_of_api_calls_does_not_grow_with_the_campaigns(cluster, campaigns):
     load_campaigns(cluster, campaigns)
     cluster.reset_calls()
-    kube.fetch_snapshot(NS)
-    # jobs x2, configmaps x3, pods, workloads, localqueues, clusterqueues, priority classes, events
-    assert len(cluster.calls) == 11
+    sources.fetch_snapshot(NS)
+    # jobs x2, configmaps x3, pods x2 (campaign and warm-up pods, finished warm-up pods), workloads, localqueues,
+    # clusterqueues, priority classes, resource flavors, claims, events; in Kueue's namespace deployments and pods
+    assert len(cluster.calls) == 16
 
 
 def test_status_config_maps_can_be_created_and_patched(cluster):
-    kube.create_config_map(
+    writes.create_config_map(
         NS, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x-status"}, "data": {"phase": "Running"}}
     )
-    kube.patch_config_map(NS, "x-status", {"data": {"volumesDone": "3"}})
+    writes.patch_config_map(NS, "x-status", {"data": {"volumesDone": "3"}})
     stored = cluster.get("v1", "ConfigMap", NS, "x-status")
     assert stored["data"] == {"phase": "Running", "volumesDone": "3"}
 
@@ -326,11 +329,133 @@ def test_a_watch_answered_with_a_whole_body_ends_before_the_body_is_read(cluster
     watch says so at once and reads none of it, and the next call on the pool is answered well."""
     load_campaigns(cluster, 20)
     path = f"/apis/batch/v1/namespaces/{NS}/jobs"
-    listed = kube.list_with_version(path, kube.CAMPAIGN_JOBS)
+    listed = kube.list_with_version(path, sources.CAMPAIGN_JOBS)
     cluster.misbehave_watches(PLAIN_LIST)
     before = REGISTRY.get_sample_value("htrbrowser_kube_read_bytes_total") or 0.0
-    with pytest.raises(kube.NotAStream):
-        list(kube.watch(path, listed.resource_version, kube.CAMPAIGN_JOBS, seconds=5))
+    with pytest.raises(watches.NotAStream):
+        list(watches.watch(path, listed.resource_version, sources.CAMPAIGN_JOBS, seconds=5))
     assert (REGISTRY.get_sample_value("htrbrowser_kube_read_bytes_total") or 0.0) == before
     cluster.misbehave_watches(None)
-    assert len(kube.list_all(path, kube.CAMPAIGN_JOBS)) == 20
+    assert len(kube.list_all(path, sources.CAMPAIGN_JOBS)) == 20
+
+
+# --- what the troubleshooting guide's Check steps read: pods' nodes, the cache claim, flavors, Kueue ----------
+
+
+def kueue_system(double: KubeDouble, *, crashing: bool = False) -> None:
+    """Kueue's controller as installed (crashing: not available, its pod in CrashLoopBackOff), and a
+    pod of something else in its namespace."""
+    double.put(k.kueue_deployment(ready=not crashing))
+    double.put(k.kueue_controller_pod(state="crashloop" if crashing else "running", restarts=7 if crashing else 0))
+    other = k.kueue_controller_pod(name="kueueviz-backend")
+    other["metadata"]["labels"] = {"app.kubernetes.io/name": "kueueviz"}
+    double.put(other)
+
+
+def test_the_cache_claim_is_kept_with_what_names_it_its_access_modes_class_size_and_phase(cluster):
+    cluster.put(k.cache_pvc(created="2026-07-26T09:00:00Z"))
+    (claim,) = sources.fetch_snapshot(NS).pvcs
+    assert claim == {
+        "metadata": {
+            "name": k.DATA_PVC,
+            "namespace": NS,
+            "uid": k.stable_uid("pvc", NS, k.DATA_PVC),
+            "creationTimestamp": "2026-07-26T09:00:00Z",
+            "labels": {"app.kubernetes.io/managed-by": "Helm", "app.kubernetes.io/instance": NS},
+        },
+        "spec": {
+            "accessModes": ["ReadWriteMany"],
+            "storageClassName": k.CACHE_STORAGE_CLASS,
+            "resources": {"requests": {"storage": k.CACHE_SIZE}},
+        },
+        "status": {"accessModes": ["ReadWriteMany"], "capacity": {"storage": k.CACHE_SIZE}, "phase": "Bound"},
+    }
+
+
+def test_resource_flavors_keep_their_node_labels_taints_and_tolerations(cluster):
+    taint = k.taint("dedicated", "ocr-only")
+    cluster.put(k.resource_flavor("default-flavor"))
+    cluster.put(k.resource_flavor("ocr-dedicated", node_labels={"node-pool": "ocr"}, node_taints=[taint],
+                                  tolerations=[{"key": "spot", "operator": "Exists", "effect": "NoSchedule"}]))
+    flavors = {each["metadata"]["name"]: each for each in sources.fetch_snapshot(NS).resource_flavors}
+    assert flavors["default-flavor"].get("spec") is None  # an empty flavor
+    assert flavors["ocr-dedicated"]["spec"] == {
+        "nodeLabels": {"node-pool": "ocr"},
+        "nodeTaints": [{"key": "dedicated", "value": "ocr-only", "effect": "NoSchedule"}],
+        "tolerations": [{"key": "spot", "operator": "Exists", "effect": "NoSchedule"}],
+    }
+
+
+def test_resource_flavors_are_read_from_v1beta1_on_an_older_kueue(cluster):
+    cluster.put(k.resource_flavor("default-flavor", version="v1beta1"))
+    cluster.kueue_v1beta2_enabled = False
+    assert [each["metadata"]["name"] for each in sources.fetch_snapshot(NS).resource_flavors] == ["default-flavor"]
+    assert "/apis/kueue.x-k8s.io/v1beta1/resourceflavors" in list_paths(cluster)
+
+
+def test_kueue_s_controller_is_read_in_its_namespace_its_deployment_and_labelled_pods_only(cluster):
+    kueue_system(cluster, crashing=True)
+    snapshot = sources.fetch_snapshot(NS)
+    (deployment,) = snapshot.kueue_deployments
+    assert deployment["metadata"]["name"] == k.KUEUE_CONTROLLER
+    assert deployment["spec"] == {"replicas": 1, "selector": {"matchLabels": {"control-plane": "controller-manager"}}}
+    assert set(deployment["status"]) == {"conditions", "replicas"}  # no replica ready or available
+    assert deployment["status"]["conditions"][0]["type"] == "Available"
+    assert deployment["status"]["conditions"][0]["status"] == "False"
+    (pod,) = snapshot.kueue_pods  # the namespace's other pod is not the controller's
+    assert "spec" not in pod and pod["metadata"]["labels"]["control-plane"] == "controller-manager"
+    assert set(pod["status"]) == {"phase", "conditions", "containerStatuses", "startTime"}
+    (manager,) = pod["status"]["containerStatuses"]
+    assert set(manager) == {"name", "state", "lastState", "restartCount", "ready"}
+    assert manager["state"]["waiting"]["reason"] == "CrashLoopBackOff" and manager["restartCount"] == 7
+
+
+def test_kueue_s_namespace_is_the_setting_s_and_an_empty_setting_reads_nothing_there(cluster, settings):
+    kueue_system(cluster)
+    settings.HTRFLOW_KUEUE_NAMESPACE = "kueue"
+    snapshot = sources.fetch_snapshot(NS)
+    assert snapshot.kueue_deployments == [] and snapshot.kueue_pods == []  # read there: nothing
+    assert "/apis/apps/v1/namespaces/kueue/deployments" in list_paths(cluster)
+    settings.HTRFLOW_KUEUE_NAMESPACE = ""
+    cluster.reset_calls()
+    snapshot = sources.fetch_snapshot(NS)
+    assert snapshot.kueue_deployments is None and snapshot.kueue_pods is None
+    assert not [path for path in list_paths(cluster) if "/namespaces/kueue" in path]
+
+
+@pytest.mark.parametrize("status", [403, 404])
+def test_the_new_lists_refused_or_not_served_are_not_known_and_the_namespace_is_still_read(cluster, status):
+    load_campaigns(cluster, 1)
+    cluster.put(k.cache_pvc())
+    cluster.put(k.resource_flavor("default-flavor"))
+    kueue_system(cluster)
+    for path in (r"/persistentvolumeclaims$", r"/resourceflavors$", r"/kueue-system/deployments$",
+                 r"/kueue-system/pods$"):
+        cluster.inject_fault(path, status=status)
+    snapshot = sources.fetch_snapshot(NS)
+    assert (snapshot.pvcs, snapshot.resource_flavors, snapshot.kueue_deployments, snapshot.kueue_pods) == (
+        None, None, None, None)
+    assert len(snapshot.jobs) == 1 and len(snapshot.pods) == 2
+
+
+def test_pods_keep_their_node_and_nothing_else_of_their_spec(cluster):
+    cluster.put(k.campaign_pod("parish", 1, node="gpu-node-07"))
+    pending = k.campaign_pod("parish", 2, phase="Pending", suffix="fghij")
+    del pending["spec"]["nodeName"]  # not scheduled yet
+    cluster.put(pending)
+    pods = {pod["metadata"]["name"]: pod for pod in sources.fetch_snapshot(NS).pods}
+    assert pods["parish-1-abcde"]["spec"] == {"nodeName": "gpu-node-07"}
+    assert "spec" not in pods["parish-2-fghij"]
+    assert "image" not in pods["parish-1-abcde"]["status"]["containerStatuses"][0]  # status slimmed as before
+
+
+def test_a_succeeded_warm_up_pod_is_kept_and_a_succeeded_campaign_pod_is_not(cluster):
+    cluster.put(k.warmup_pod("swe-lines-v2", state="succeeded"))
+    cluster.put(k.warmup_pod("swe-lines-v3", state="failed", suffix="zzzzz"))
+    cluster.put(k.campaign_pod("parish", 0, phase="Succeeded"))
+    cluster.put(k.campaign_pod("parish", 1, suffix="fghij"))
+    pods = {pod["metadata"]["name"]: pod for pod in sources.fetch_snapshot(NS).pods}
+    warmup = next(name for name in pods if name.startswith("htr-warmup-swe-lines-v2-"))
+    assert pods[warmup]["status"]["phase"] == "Succeeded"
+    assert pods[warmup]["spec"] == {"nodeName": "gpu-node-02"}
+    assert sorted(pods) == sorted([warmup, "htr-warmup-swe-lines-v3-zzzzz", "parish-1-fghij"])

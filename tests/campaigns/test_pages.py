@@ -78,7 +78,7 @@ def json_loads_then_dict(text: str) -> dict:
 
 
 def test_a_page_that_is_not_json_is_a_sentence_not_a_traceback(monkeypatch):
-    monkeypatch.setattr(kube, "_request", lambda *args, **kwargs: SimpleNamespace(data=b'{"items": [{"a": 1}, '))
+    monkeypatch.setattr(kube, "request", lambda *args, **kwargs: SimpleNamespace(data=b'{"items": [{"a": 1}, '))
     with pytest.raises(kube.ClusterUnavailable) as refused:
         kube.list_with_version("/api/v1/namespaces/x/pods")
     assert refused.value.sentence == "The cluster's API sent an answer that is not JSON."

@@ -57,15 +57,17 @@ def test_name_overrides_rename_objects_and_labels_together():
     assert one(objects, "Service")["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
     named = render({"fullnameOverride": "campaigns"})
     assert {obj["metadata"]["name"] for obj in named if obj["kind"] in ("Deployment", "Service", "Role")} == {
-        "campaigns"}
+        "campaigns", "campaigns-kueue"}  # the Role in Kueue's namespace is named apart
 
 
 def test_an_existing_service_account_is_bound_and_named_in_the_admission_policy():
     objects = render({"serviceAccount": {"create": False, "name": "htr-web"}})
     assert of_kind(objects, "ServiceAccount") == []
     assert pod_of(objects)["spec"]["serviceAccountName"] == "htr-web"
-    assert one(objects, "RoleBinding")["subjects"] == [{"kind": "ServiceAccount", "name": "htr-web",
-                                                       "namespace": NAMESPACE}]
+    bindings = of_kind(objects, "RoleBinding")  # the shown namespace's, and Kueue's namespace's
+    assert len(bindings) == 2
+    assert all(binding["subjects"] == [{"kind": "ServiceAccount", "name": "htr-web", "namespace": NAMESPACE}]
+               for binding in bindings)
     condition = one(objects, "ValidatingAdmissionPolicy")["spec"]["matchConditions"][0]["expression"]
     assert f'"system:serviceaccount:{NAMESPACE}:htr-web"' in condition
     with pytest.raises(helm_python.HelmError, match="serviceAccount.create is false and serviceAccount.name is empty"):

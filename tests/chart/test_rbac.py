@@ -5,20 +5,25 @@ it), every request the double records is turned into the (scope, verb, API group
 that a real API server would authorise, and that set must equal what the rendered Role(s) and
 ClusterRole grant, as RBAC matches them: a rule without resourceNames grants every name, one with
 resourceNames only those (and never a create or a list, which carry no name). Whatever changes in
-campaigns/cluster/kube.py (watches, leases), this test says which grant to add or drop in
-charts/htrbrowser/templates/_rbac-rules.tpl.
+what the app reads (campaigns/cluster/sources.py: every list is watched after it is read) or writes
+(campaigns/cluster/writes.py), this test says which grant to add or drop in
+charts/htrbrowser/templates/_rbac-rules.tpl. Every list is waited for until its watch has started,
+so a watch is never missed for being opened in the background.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
 
-from campaigns.cluster import reading, status_lease, status_records
+from campaigns.cluster import board, reading, status_lease, status_records
 from campaigns.store import progress as progress_module
 from devstack.scene import build_scene
+from devstack.scene_kube import KUEUE_NAMESPACE
 from tests.chart.render import NAMESPACE, of_kind, render
+from tests.fixtures.kube import eventually
 
 CLUSTER = "(cluster)"
 # Paths every authenticated account may read (system:discovery, system:public-info-viewer).
@@ -159,6 +164,14 @@ def visit_everything(client, scene):
     return answers
 
 
+def every_list_watched(double):
+    """Wait until the double has seen a watch of every list the board read: the informers open their
+    watches in the background, and a watch is a call the chart must grant too."""
+    for each in board.board(NAMESPACE).informers:
+        if each.known:
+            eventually(lambda each=each: bool(each.path) and double.watch_starts(f"^{re.escape(each.path)}$") > 0)
+
+
 def status_record_names(double):
     return {item["metadata"]["name"] for item in double.list("v1", "ConfigMap", NAMESPACE)
             if (item["metadata"].get("labels") or {}).get("htrflow.riksarkivet.se/kind") == "status"}
@@ -177,21 +190,36 @@ def bring_a_record_up_to_date(double, client, scene, before):
     visit_everything(client, scene)
 
 
-@pytest.mark.parametrize("write_status", [True, False], ids=["status-records-on", "status-records-off"])
-def test_the_chart_grants_exactly_the_calls_the_app_makes(scene_cluster, results_client, settings, write_status):
+# What issue 35 added: the model cache's claim, Kueue's flavors, and Kueue's controller in its namespace.
+CAUSE_READS = {(NAMESPACE, "persistentvolumeclaims", ""), (CLUSTER, "resourceflavors", "kueue.x-k8s.io")}
+KUEUE_READS = {(KUEUE_NAMESPACE, "deployments", "apps"), (KUEUE_NAMESPACE, "pods", "")}
+
+
+@pytest.mark.parametrize(
+    ("write_status", "kueue_namespace"),
+    [(True, KUEUE_NAMESPACE), (False, "")],
+    ids=["status-records-on-kueue-read", "status-records-off-kueue-not-read"],
+)
+def test_the_chart_grants_exactly_the_calls_the_app_makes(
+    scene_cluster, results_client, settings, write_status, kueue_namespace
+):
     double, scene = scene_cluster
     settings.HTRFLOW_WRITE_STATUS = write_status
+    settings.HTRFLOW_KUEUE_NAMESPACE = kueue_namespace
     reset_caches()
     double.reset_calls()
     before = status_record_names(double)
 
     visit_everything(results_client, scene)
+    every_list_watched(double)
     if write_status:
         bring_a_record_up_to_date(double, results_client, scene, before)
+        every_list_watched(double)
     # An older Kueue (v1beta1 only) is read through the same grants.
     double.kueue_v1beta2_enabled = False
     reset_caches()
     visit_everything(results_client, scene)
+    every_list_watched(double)
 
     calls = used(double.calls)
     verbs = {verb for _scope, verb, _group, _resource, _name in calls}
@@ -199,7 +227,10 @@ def test_the_chart_grants_exactly_the_calls_the_app_makes(scene_cluster, results
         assert {"create", "patch", "update"} <= verbs
     else:
         assert verbs.isdisjoint({"create", "patch", "update", "delete"})
-    objects = render({"statusRecords": {"enabled": write_status}})
+    read = {(scope, resource, group) for scope, verb, group, resource, _name in calls if verb in ("list", "watch")}
+    assert CAUSE_READS <= read
+    assert (KUEUE_READS <= read) if kueue_namespace else not {scope for scope, *_ in read} & {KUEUE_NAMESPACE}
+    objects = render({"statusRecords": {"enabled": write_status}, "kube": {"kueueNamespace": kueue_namespace}})
     grants = granted(objects)
     assert [call for call in sorted(calls) if not allowed(grants, call)] == [], \
         "the app makes calls the chart does not grant"
@@ -229,6 +260,9 @@ def test_the_lease_grant_is_the_status_writer_s_lease_and_only_that_one(scene_cl
     objects = render({"namespaces": ["htr-a", "htr-b"]})
     for role in of_kind(objects, "Role"):
         rules = [rule for rule in role["rules"] if "leases" in rule["resources"]]
+        if role["metadata"]["namespace"] == KUEUE_NAMESPACE:
+            assert rules == []  # Kueue's namespace: its controller is read, nothing written
+            continue
         assert rules == [
             {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
              "resourceNames": [status_lease.LEASE_NAME], "verbs": ["get", "update"]},
@@ -246,6 +280,19 @@ def test_the_lease_grant_is_the_status_writer_s_lease_and_only_that_one(scene_cl
 def test_every_served_namespace_gets_its_own_role_and_nothing_cluster_wide_but_kueue_s_cluster_kinds():
     grants = granted(render({"namespaces": ["htr-a", "htr-b"]}))
     scopes = {scope for scope, *_ in grants}
-    assert scopes == {"htr-a", "htr-b", CLUSTER}
+    assert scopes == {"htr-a", "htr-b", KUEUE_NAMESPACE, CLUSTER}
     cluster_wide = {(group, resource) for scope, _verb, group, resource, _name in grants if scope == CLUSTER}
-    assert cluster_wide == {("kueue.x-k8s.io", "clusterqueues"), ("kueue.x-k8s.io", "workloadpriorityclasses")}
+    assert cluster_wide == {("kueue.x-k8s.io", "clusterqueues"), ("kueue.x-k8s.io", "workloadpriorityclasses"),
+                            ("kueue.x-k8s.io", "resourceflavors")}
+
+
+def test_kueue_s_namespace_is_granted_reads_of_its_controller_only_and_nothing_when_it_is_not_read():
+    grants = granted(render({"kube": {"kueueNamespace": "kueue"}}))
+    assert {(verb, group, resource) for scope, verb, group, resource, _name in grants if scope == "kueue"} == {
+        ("list", "apps", "deployments"), ("watch", "apps", "deployments"), ("list", "", "pods"), ("watch", "", "pods")}
+    for values in ({"kube": {"kueueNamespace": ""}}, {"clusterScoped": False, "statusRecords": {"enabled": False}}):
+        objects = render(values)
+        assert KUEUE_NAMESPACE not in {scope for scope, *_ in granted(objects)}
+        env = {entry["name"]: entry.get("value") for entry in of_kind(objects, "Deployment")[0]["spec"]["template"]
+               ["spec"]["containers"][0]["env"]}
+        assert env["HTRFLOW_KUEUE_NAMESPACE"] == "", values  # the app reads no namespace it is not granted

@@ -47,7 +47,11 @@ def test_the_defaults_install_what_the_issue_lists():
         "ValidatingAdmissionPolicyBinding",
     ])
     assert one(objects, "Deployment")["spec"]["replicas"] >= 1
-    assert {obj["metadata"]["namespace"] for obj in objects if "namespace" in obj["metadata"]} == {NAMESPACE}
+    # Kueue's namespace holds one Role (and its binding): reading its controller's Deployments and pods.
+    assert {obj["metadata"]["namespace"] for obj in objects if "namespace" in obj["metadata"]} == {
+        NAMESPACE, "kueue-system"}
+    assert sorted(obj["kind"] for obj in objects if obj["metadata"].get("namespace") == "kueue-system") == [
+        "Role", "RoleBinding"]
 
 
 def test_full_values_render_the_ingress_route_and_no_generated_secret():
@@ -57,7 +61,8 @@ def test_full_values_render_the_ingress_route_and_no_generated_secret():
     assert ingress["spec"]["ingressClassName"] == "nginx"
     assert ingress["spec"]["tls"] == [{"hosts": ["htr.example.org"], "secretName": "htr-example-org-tls"}]
     assert ingress["metadata"]["annotations"] == {"nginx.ingress.kubernetes.io/proxy-read-timeout": "120"}
-    assert sorted(role["metadata"]["namespace"] for role in of_kind(objects, "Role")) == ["htr-batch", "htr-batch-2"]
+    assert sorted(role["metadata"]["namespace"] for role in of_kind(objects, "Role")) == [
+        "htr-batch", "htr-batch-2", "kueue-system"]
     deployment = one(objects, "Deployment")
     assert deployment["spec"]["template"]["spec"]["containers"][0]["image"] == (
         "registry.example.org/htr/htrbrowser@sha256:" + "ab" * 32
@@ -106,7 +111,7 @@ def test_status_records_off_grants_no_write_and_installs_no_policy():
     objects = render({"statusRecords": {"enabled": False}})
     assert of_kind(objects, "ValidatingAdmissionPolicy") == []
     assert of_kind(objects, "ValidatingAdmissionPolicyBinding") == []
-    rules = one(objects, "Role")["rules"]
+    rules = [rule for role in of_kind(objects, "Role") for rule in role["rules"]]
     verbs = {verb for rule in rules for verb in rule["verbs"]}
     assert verbs == {"list", "watch"}  # reads only: lists and the watches that follow them
     assert not any("leases" in rule["resources"] for rule in rules)  # no Lease: no writer to elect

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from kubernetes import client, config
 from kubernetes.client.rest import ApiException
 
+from devstack import scene_kube
 from devstack.kube_selectors import (
     SelectorError,
     json_patch,
@@ -519,6 +520,57 @@ def test_local_queue_is_namespaced(custom, kube):
     assert caught.value.status == 404
 
 
+def test_resource_flavors_are_cluster_scoped_and_served_under_both_versions(api, custom, kube):
+    kube.put(scene_kube.resource_flavor("default-flavor"))
+    kube.put(scene_kube.resource_flavor("ocr-dedicated", node_taints=[scene_kube.taint("dedicated", "ocr-only")]))
+    for version in ("v1beta2", "v1beta1"):
+        listed = custom.list_cluster_custom_object(KUEUE, version, "resourceflavors")
+        assert [item["metadata"]["name"] for item in listed["items"]] == ["default-flavor", "ocr-dedicated"]
+        assert listed["kind"] == "ResourceFlavorList" and listed["items"][0]["apiVersion"] == f"{KUEUE}/{version}"
+        assert "namespace" not in listed["items"][0]["metadata"]
+    with pytest.raises(ApiException) as caught:
+        client.ApiClient.call_api(api, f"/apis/{KUEUE}/v1beta2/namespaces/{NS}/resourceflavors", "GET",
+                                  auth_settings=["BearerToken"], _preload_content=False)
+    assert caught.value.status == 404  # cluster-scoped: not under a namespace
+
+
+def test_claims_are_namespaced_and_selected_by_label(core, kube):
+    kube.put(scene_kube.cache_pvc())
+    other = scene_kube.cache_pvc("scratch", namespace="htr-other")
+    other["metadata"]["labels"] = {"purpose": "scratch"}
+    kube.put(other)
+    claims = core.list_namespaced_persistent_volume_claim(NS)
+    assert names(claims.items) == [scene_kube.DATA_PVC]
+    assert claims.items[0].status.capacity == {"storage": scene_kube.CACHE_SIZE}
+    assert names(core.list_persistent_volume_claim_for_all_namespaces(label_selector="purpose=scratch").items) == [
+        "scratch"
+    ]
+
+
+def test_deployments_and_pods_in_kueue_s_namespace(api, core, kube):
+    kube.put(scene_kube.kueue_deployment())
+    kube.put(scene_kube.kueue_controller_pod())
+    kube.put(pod("unrelated", namespace=scene_kube.KUEUE_NAMESPACE))
+    apps = client.AppsV1Api(api)
+    listed = apps.list_namespaced_deployment(scene_kube.KUEUE_NAMESPACE)
+    assert names(listed.items) == [scene_kube.KUEUE_CONTROLLER]
+    assert listed.items[0].status.available_replicas == 1
+    assert names(apps.list_namespaced_deployment(NS).items) == []
+    selected = core.list_namespaced_pod(scene_kube.KUEUE_NAMESPACE, label_selector="control-plane=controller-manager")
+    assert [item.metadata.name.startswith(scene_kube.KUEUE_CONTROLLER) for item in selected.items] == [True]
+    field = f"metadata.name={scene_kube.KUEUE_CONTROLLER}"
+    assert names(apps.list_namespaced_deployment(scene_kube.KUEUE_NAMESPACE, field_selector=field).items) == [
+        scene_kube.KUEUE_CONTROLLER
+    ]
+
+
+def test_kinds_of_a_served_group_that_are_not_served_answer_404(api, kube):
+    for path in ("/apis/apps/v1/namespaces/htr-batch/statefulsets", "/api/v1/namespaces/htr-batch/secrets"):
+        with pytest.raises(ApiException) as caught:
+            client.ApiClient.call_api(api, path, "GET", auth_settings=["BearerToken"], _preload_content=False)
+        assert caught.value.status == 404
+
+
 # -- cluster-wide lists --------------------------------------------------------------------------
 
 
@@ -696,7 +748,7 @@ metadata: {name: c, namespace: htr-batch}
 
 def test_unknown_kind_is_refused_in_process(kube):
     with pytest.raises(ValueError):
-        kube.put({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x", "namespace": NS}})
+        kube.put({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "x", "namespace": NS}})
 
 
 def test_context_manager_starts_and_stops(tmp_path):

@@ -326,6 +326,31 @@ def test_queued_waiting_its_turn_while_others_hold_the_quota(stack, batch, custo
     assert queue["status"]["pendingWorkloads"] > 0
 
 
+def test_what_the_campaigns_stand_on_is_there_the_cache_claim_the_flavors_and_a_running_kueue(
+    stack, api, batch, core, custom
+):
+    claims = {
+        volume.persistent_volume_claim.claim_name
+        for job_obj in batch.list_namespaced_job(NS).items
+        for volume in job_obj.spec.template.spec.volumes or []
+        if volume.name == "data" and volume.persistent_volume_claim
+    }
+    pvcs = {pvc.metadata.name: pvc for pvc in core.list_namespaced_persistent_volume_claim(NS).items}
+    assert claims and set(pvcs) == claims  # one bound claim for every cache the Jobs mount
+    assert all(pvc.status.phase == "Bound" and pvc.status.access_modes == ["ReadWriteMany"] for pvc in pvcs.values())
+    flavors = {each["metadata"]["name"]: each.get("spec") or {}
+               for each in custom.list_cluster_custom_object(*KUEUE, "resourceflavors")["items"]}
+    named = {flavor["name"] for group in cluster_queue(custom)["spec"]["resourceGroups"] for flavor in group["flavors"]}
+    assert named <= set(flavors)  # every flavor the ClusterQueue names exists
+    assert [name for name, spec in flavors.items() if not spec] == ["default-flavor"]  # the empty one
+    tainted = [name for name, spec in flavors.items() if spec.get("nodeTaints")]
+    assert tainted and not set(tainted) & named  # no admitted campaign would have been let onto it
+    (deployment,) = k8s.AppsV1Api(api).list_namespaced_deployment("kueue-system").items
+    assert deployment.metadata.name == "kueue-controller-manager" and deployment.status.available_replicas == 1
+    (pod,) = core.list_namespaced_pod("kueue-system", label_selector="control-plane=controller-manager").items
+    assert pod.status.phase == "Running" and pod.status.container_statuses[0].ready is True
+
+
 def test_queued_that_can_never_be_admitted_asks_for_more_than_the_quota(stack, batch, custom):
     never = job(batch, stack.scene.situations["queued_never_fits"])
     gpus_per_pod = int(never.spec.template.spec.containers[0].resources.requests["nvidia.com/gpu"])

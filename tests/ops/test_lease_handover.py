@@ -15,7 +15,7 @@ import time
 import pytest
 import requests
 
-from campaigns.cluster import kube, status_lease
+from campaigns.cluster import status_lease, writes
 from campaigns.cluster.status_lease import LEASE_NAME, Candidate
 from tests.campaigns.test_kube import NS
 from tests.fixtures.serving import dockerfile_command, free_port, production_env
@@ -84,7 +84,7 @@ def test_giving_up_leaves_a_lease_someone_else_has_taken_alone(cluster):
     assert old.hold(NS, identity="old-pod-1") is True
     lease = cluster.get(*LEASE)
     lease["spec"]["holderIdentity"] = "other-pod-9"
-    kube.update_lease(NS, LEASE_NAME, lease)  # taken over meanwhile (old was thought dead)
+    writes.update_lease(NS, LEASE_NAME, lease)  # taken over meanwhile (old was thought dead)
     assert old.release() == []
     assert holder(cluster) == "other-pod-9"
     assert new.hold(NS, identity="new-pod-1") is False

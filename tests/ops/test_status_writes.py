@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from campaigns.cluster import kube, reading, status_lease, status_records
+from campaigns.cluster import reading, sources, status_lease, status_records, writes
 from campaigns.domain.projection import project
 from tests.campaigns.test_kube import NS, campaign_job, campaign_record, workload
 
@@ -57,7 +57,7 @@ def read():
     """A fresh snapshot read with one list per source (no board: the board would write by itself)."""
     from campaigns.cluster.board import Reading
 
-    snapshot = kube.fetch_snapshot(NS)
+    snapshot = sources.fetch_snapshot(NS)
     return Reading(NS, snapshot), project(snapshot, timezone.now())
 
 
@@ -202,8 +202,8 @@ def test_an_update_with_an_old_resource_version_answers_conflict(cluster):
     status_lease.hold(NS, identity="first-1")
     lease = cluster.get("coordination.k8s.io/v1", "Lease", NS, status_lease.LEASE_NAME)
     cluster.patch("coordination.k8s.io/v1", "Lease", NS, status_lease.LEASE_NAME, {"spec": {"holderIdentity": "x"}})
-    with pytest.raises(kube.Conflict):
-        kube.update_lease(NS, status_lease.LEASE_NAME, lease)
+    with pytest.raises(writes.Conflict):
+        writes.update_lease(NS, status_lease.LEASE_NAME, lease)
 
 
 # --- two processes racing -------------------------------------------------------------------------

@@ -89,6 +89,16 @@ checkov.io/skip-digest: CKV_K8S_43=no digest is known for an image not yet relea
 {{- end -}}
 {{- end -}}
 
+{{- /*
+Kueue's namespace as the app reads it: kube.kueueNamespace, and only with clusterScoped (a Role outside
+the shown namespaces is for a cluster admin to install, as the ClusterRole is); "" = not read.
+*/}}
+{{- define "htrbrowser.kueueNamespace" -}}
+{{- if .Values.clusterScoped -}}
+{{- .Values.kube.kueueNamespace -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "htrbrowser.djangoSecretName" -}}
 {{- .Values.django.secretKeySecret | default (printf "%s-django" (include "htrbrowser.fullname" .)) -}}
 {{- end -}}

@@ -9,6 +9,7 @@ fails, naming the (scope, verb, group, resource), when this list grants more or 
 - { apiGroups: [""], resources: [configmaps], verbs: [list, watch] }
 - { apiGroups: [batch], resources: [jobs], verbs: [list, watch] }
 - { apiGroups: [kueue.x-k8s.io], resources: [workloads, localqueues], verbs: [list, watch] }
+- { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [list, watch] }
 {{- if .Values.statusRecords.enabled }}
 {{- /* Writing status records; templates/admission-policy.yaml keeps these to campaign-<name>-status. */}}
 - { apiGroups: [""], resources: [configmaps], verbs: [create, patch] }
@@ -23,5 +24,11 @@ templates/admission-policy.yaml refuses this ServiceAccount any Lease but this o
 {{- end -}}
 
 {{- define "htrbrowser.clusterRules" -}}
-- { apiGroups: [kueue.x-k8s.io], resources: [clusterqueues, workloadpriorityclasses], verbs: [list, watch] }
+- { apiGroups: [kueue.x-k8s.io], resources: [clusterqueues, workloadpriorityclasses, resourceflavors], verbs: [list, watch] }
+{{- end -}}
+
+{{- /* In Kueue's own namespace (kube.kueueNamespace): whether its controller runs. */}}
+{{- define "htrbrowser.kueueRules" -}}
+- { apiGroups: [apps], resources: [deployments], verbs: [list, watch] }
+- { apiGroups: [""], resources: [pods], verbs: [list, watch] }
 {{- end -}}
