@@ -131,6 +131,11 @@ class Row:
             return "bad"
         return self.campaign.sentence.tone if self.campaign.sentence else "idle"
 
+    @property
+    def key(self) -> str:
+        """The campaign's short key, by which a poll's answer finds this line once the campaign is gone."""
+        return short_key(ident(self.campaign))
+
 
 def row(match: Match, detail_url: str, show_namespace: bool, search: str = "", log_href=None) -> Row:
     """One line; `log_href(volume)` gives a found volume's run-log link ("" when it has none yet)."""
@@ -175,11 +180,20 @@ def _b64(raw: bytes) -> str:
 # per line was 13 KB, past what gunicorn (4 094 bytes) and most proxies (8 KB) take in a request
 # line. So the page holds one packed value instead: PACKED, then per line or card one letter (its
 # kind and trouble flag), the `short_key` of its campaign and its fingerprint, 15 URL-safe
-# characters with nothing to escape (3 KB at 200 campaigns).
+# characters with nothing to escape (3 KB at 200 campaigns). A line a poll said gone ("g") has
+# GONE for its fingerprint.
 PACKED = "p1."
 KEY_CHARS = 6
-_LETTERS = {("row", False): "r", ("row", True): "R", ("card", False): "c", ("card", True): "C"}
+GONE = "--gone--"
+_LETTERS = {
+    ("row", False): "r",
+    ("row", True): "R",
+    ("card", False): "c",
+    ("card", True): "C",
+    ("gone", False): "g",
+}
 _FROM_LETTER = {letter: kind_trouble for kind_trouble, letter in _LETTERS.items()}
+_KEY_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 def short_key(campaign_ident: str) -> str:
@@ -187,9 +201,21 @@ def short_key(campaign_ident: str) -> str:
     return _b64(hashlib.blake2b(campaign_ident.encode(), digest_size=6).digest())[:KEY_CHARS]
 
 
-def pack_shown(items: list[tuple[str, str, str, bool]]) -> str:
-    """(kind, campaign ident, fingerprint, trouble) of each line and card a page shows, as one value."""
-    entries = (f"{_LETTERS[(kind, trouble)]}{short_key(each)}{digest}" for kind, each, digest, trouble in items)
+@dataclass(frozen=True)
+class Unnamed:
+    """A line a tab shows that a poll names no campaign for, as the tab sent it: "row" or "gone"."""
+
+    kind: str
+    key: str
+    digest: str
+    trouble: bool
+
+
+def pack_shown(items: list[tuple[str, str, str, bool]], unnamed: list[Unnamed] = ()) -> str:
+    """(kind, campaign ident, fingerprint, trouble) of each line and card a page shows, and the lines it
+    shows that name no campaign, as one value."""
+    entries = [f"{_LETTERS[(kind, trouble)]}{short_key(each)}{digest}" for kind, each, digest, trouble in items]
+    entries += [f"{_LETTERS[(line.kind, line.trouble)]}{line.key}{line.digest}" for line in unnamed]
     return PACKED + "".join(entries)
 
 
@@ -204,28 +230,46 @@ class Shown:
 
 
 def parse_shown(values: list[str], limit: int = 2000, ident_of=None) -> list[Shown]:
-    """What a poll says its tab shows: a packed value (`pack_shown`; `ident_of(short key)` names the
-    campaign, None when it knows none: left out), or `row:ns/name:digest:1` entries; anything malformed
-    is left out."""
+    """What a poll says its tab shows (see `read_shown`), less the lines no campaign is named for."""
+    return read_shown(values, limit, ident_of)[0]
+
+
+def read_shown(values: list[str], limit: int = 2000, ident_of=None) -> tuple[list[Shown], list[Unnamed]]:
+    """What a poll says its tab shows: a packed value (`pack_shown`), or `row:ns/name:digest:1` entries;
+    anything malformed is left out. In a packed value, `ident_of(short key)` names each campaign (None
+    when it names none); a line said gone that names one again is a line shown with another fingerprint.
+    Also the lines it names no campaign for: those of campaigns gone, of campaigns the person may not
+    see and invented ones, all alike (each key once; a card is left out, as a poll leaves it as it is).
+    A poll's answer finds such a line by its key (`Row.key`), which the tab itself sent."""
+    ident_of = ident_of or (lambda key: None)
     shown: list[Shown] = []
-    for value in values:
-        if value.startswith(PACKED):
-            shown += _unpacked(value[len(PACKED) :], limit, ident_of or (lambda key: None))
+    unnamed: dict[str, Unnamed] = {}
+    for kind, trouble, key, digest in _packed_entries(values, limit):
+        campaign_ident = ident_of(key)
+        if campaign_ident:
+            shown.append(Shown("row" if kind == "gone" else kind, campaign_ident, digest, trouble))
+        elif kind != "card" and _KEY_CHARACTERS.issuperset(key):  # it goes back into the page
+            unnamed.setdefault(key, Unnamed(kind, key, digest, trouble))
     for value in [v for v in values if not v.startswith(PACKED)][:limit]:
         parts = value.split(":")
         if len(parts) != 4 or parts[0] not in ("row", "card") or "/" not in parts[1]:
             continue
         shown.append(Shown(parts[0], parts[1][:200], parts[2][:32], parts[3] == "1"))
-    return shown
+    return shown, list(unnamed.values())
 
 
-def _unpacked(text: str, limit: int, ident_of) -> list[Shown]:
+def _packed_entries(values: list[str], limit: int):
+    """(kind, trouble, short key, fingerprint) of each well-formed entry of the packed values, the first
+    ``limit`` entries of them all."""
     width = 1 + KEY_CHARS + 8
-    shown = []
-    for start in range(0, min(len(text), limit * width), width):
-        entry = text[start : start + width]
-        kind_trouble = _FROM_LETTER.get(entry[:1])
-        campaign_ident = ident_of(entry[1 : 1 + KEY_CHARS]) if len(entry) == width else None
-        if kind_trouble is not None and campaign_ident:
-            shown.append(Shown(kind_trouble[0], campaign_ident, entry[1 + KEY_CHARS :], kind_trouble[1]))
-    return shown
+    left = limit
+    for value in values:
+        if not value.startswith(PACKED) or left <= 0:
+            continue
+        text = value[len(PACKED) :][: left * width]
+        left -= (len(text) + width - 1) // width
+        for start in range(0, len(text), width):
+            entry = text[start : start + width]
+            kind_trouble = _FROM_LETTER.get(entry[:1])
+            if kind_trouble is not None and len(entry) == width:
+                yield kind_trouble[0], kind_trouble[1], entry[1 : 1 + KEY_CHARS], entry[1 + KEY_CHARS :]

@@ -35,7 +35,7 @@ ROW_CACHE_SIZE = 20_000
 # Lines a list page shows before "Show all": at 200 campaigns every line made a 355 KB page. The
 # campaigns in trouble come first and have their cards; a search or a filter finds any other.
 OVERVIEW_ROWS = 100
-IDENT_MEMORY = 20_000
+KEY_MEMORY = 20_000
 
 # A line depends only on its campaign and the list's options, so its HTML and fingerprint are made
 # once per campaign and shared by every tab's page and poll. Cached per campaign, not per reading: a
@@ -45,16 +45,15 @@ IDENT_MEMORY = 20_000
 # campaign object (`core.alive`): one the reading replaced takes its lines' entries with it. A copy
 # made for one person (`shown_as`) is new at every request, so its entry is the reading's campaign's.
 _rows = WhileAlive(most=ROW_CACHE_SIZE)
-_lock = threading.Lock()  # for _idents and _cards
-# A poll names campaigns by their short keys (overview.pack_shown): those of the campaigns shown
-# now are worked out per poll; a campaign gone since is found here, among those this process showed.
-_idents: dict[str, str] = {}
+_lock = threading.Lock()  # for _cards
 # campaign ident -> (the card, its HTML, its fingerprint) for the cards rendered in the second
 # `_cards_second` names, and no other: see _Page._card. An older entry could never be used again, and
 # it held its card's whole campaign (every volume) after the reading had let it go.
 _cards: dict[str, tuple] = {}
 _cards_second = [0]
-_key_of = lru_cache(maxsize=IDENT_MEMORY)(overview.short_key)
+# A poll names campaigns by their short keys (overview.pack_shown), worked out again at every poll from
+# the campaigns the person may see: a digest of the name, kept so each poll does not hash it anew.
+_key_of = lru_cache(maxsize=KEY_MEMORY)(overview.short_key)
 
 
 def _options(request) -> dict:
@@ -93,6 +92,7 @@ class _Page:
         self.trouble_count = sum(1 for c in state.campaigns if c.in_trouble)
         self.digests: dict[tuple[str, str], str] = {}
         self.kept_in_place: list[overview.Row] = []
+        self.unnamed: list[overview.Unnamed] = []  # lines the tab shows that name no campaign the person sees
         for row in self.rows:
             self.digests[("row", overview.ident(row.campaign))] = _row_fingerprint(row)
         # Each card is rendered once: its fingerprint, and (as an out-of-band swap) a poll's answer.
@@ -146,8 +146,7 @@ class _Page:
         rows = [*self.rows, *self.kept_in_place]
         items = [("row", row.campaign) for row in rows] + [("card", card.campaign) for card in self.cards]
         packed = [(kind, overview.ident(c), self.digests[(kind, overview.ident(c))], c.in_trouble) for kind, c in items]
-        _remember(each for _, each, _, _ in packed)
-        return [overview.pack_shown(packed)]
+        return [overview.pack_shown(packed, self.unnamed)]
 
     def left_behind(self, before: dict[str, overview.Shown]) -> list[overview.Row]:
         """Lines the tab shows that the filter no longer keeps (a running campaign that failed): they
@@ -227,18 +226,24 @@ def _row_fingerprint(row: overview.Row) -> str:
     return kept[1]
 
 
-def _remember(idents) -> None:
-    with _lock:
-        if len(_idents) >= IDENT_MEMORY:
-            _idents.clear()
-        for each in idents:
-            _idents[_key_of(each)] = each
-
-
 def _ident_finder(state: ClusterState):
-    """short key -> campaign ident: the campaigns shown now, then those this process showed before."""
+    """short key -> campaign ident, among the campaigns the person may see now (`state` holds no other):
+    never a memory of what anyone was shown, so a key of a campaign hidden from them, or gone, names
+    nothing, exactly as an invented key (overview.read_shown)."""
     now = {_key_of(overview.ident(c)): overview.ident(c) for c in state.campaigns}
-    return lambda key: now.get(key) or _idents.get(key)
+    return now.get
+
+
+def _gone(page: _Page, state: ClusterState, gone: list[str], unnamed: list[overview.Unnamed]):
+    """The lines to say gone: by the campaign the tab named, or by the key the tab sent. A line said gone
+    stays in what the tab shows (`overview.GONE`), so that a poll that finds its campaign again (a worker
+    whose reading lagged said it gone) brings the line back, and one that does not says nothing more.
+    While the reading is old or partial, nothing is said gone and the lines stay as the tab sent them."""
+    if state.stale or state.problems:
+        page.unnamed = unnamed
+        return [], []
+    page.unnamed = [overview.Unnamed("gone", line.key, overview.GONE, False) for line in unnamed]
+    return gone, [line.key for line in unnamed if line.kind == "row"]
 
 
 @require_safe
@@ -257,7 +262,7 @@ def campaign_changes(request):
     now = timezone.now()
     state = read_cluster(request, now)
     options = _options(request)
-    before = overview.parse_shown(request.GET.getlist("shown"), ident_of=_ident_finder(state))
+    before, unnamed = overview.read_shown(request.GET.getlist("shown"), ident_of=_ident_finder(state))
     page = _Page(request, state, options, now)
     if state.problems and not state.campaigns:
         metrics.poll("list", changed=False)
@@ -272,14 +277,14 @@ def campaign_changes(request):
     changed_cards, _new_cards = page.changed("card", page.cards, shown_cards)
     new_cards = []
     present = {overview.ident(c) for c in state.campaigns}
-    gone = [s.ident for s in before if s.kind == "row" and s.ident not in present]
-    removed = [] if state.stale or state.problems else gone
+    gone = [s.ident for s in before if s.kind == "row" and s.ident not in present]  # named by the tab itself
+    removed, removed_keys = _gone(page, state, gone, unnamed)
     newly_troubled = [
         c
         for c in state.campaigns
         if c.in_trouble and overview.ident(c) in shown_rows and not shown_rows[overview.ident(c)].trouble
     ]
-    changed = bool(changed_rows or new_rows or changed_cards or removed or newly_troubled)
+    changed = bool(changed_rows or new_rows or changed_cards or removed or removed_keys or newly_troubled)
     metrics.poll("list", changed=changed)
     if not changed:
         return HttpResponse(status=204)
@@ -291,6 +296,7 @@ def campaign_changes(request):
             "changed_cards_html": [page.card_html[overview.ident(c.campaign)] for c in changed_cards],
             "new_cards": new_cards,
             "removed_ids": ["row-" + overview.dom_key(each) for each in removed],
+            "removed_keys": removed_keys,
             "announcement": attention_announcement(newly_troubled),
             "notice": NEW_ROWS_NOTICE if new_rows and before else "",
         }

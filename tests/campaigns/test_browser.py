@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from campaigns.cluster import reading
-from campaigns.presentation import cards
+from campaigns.presentation import cards, overview
 from campaigns.store import progress as progress_module
 from campaigns.web import list_views
 from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
@@ -152,6 +152,19 @@ def test_the_page_polls_once_for_all_it_shows_and_open_details_stay_open(scene, 
     assert len({url.split("?")[0] for url in requests}) == 1
     expect(card(campaigns_page, scene, "running_mixed").locator("details.ops")).to_have_attribute("open", "")
     remove_campaign(scene, name)
+
+
+def test_a_campaign_gone_from_the_cluster_is_said_gone_in_its_line_by_the_next_poll(scene, campaigns_page, live_server):
+    """The poll names only campaigns the person may see now; the line of one gone is found by its key."""
+    name, _job = add_running(scene, "leaves-while-watched-", ["G1", "G2"])
+    settled()
+    campaigns_page.goto(f"{live_server.url}/?q={name}")
+    expect(campaigns_page.locator(f"li[id='row-htr-batch--{name}']")).to_contain_text("Running", timeout=10_000)
+    remove_campaign(scene, name)
+    gone = campaigns_page.locator(f"#overview-rows > li.row-gone[data-key='{overview.short_key('htr-batch/' + name)}']")
+    expect(gone).to_contain_text("This campaign is no longer in the cluster.", timeout=20_000)
+    expect(campaigns_page.locator(f"li[id='row-htr-batch--{name}']")).to_have_count(0)
+    expect(campaigns_page.locator("#overview-rows > li")).to_have_count(1)
 
 
 def test_a_campaign_pages_volume_table_moves_on_with_its_card_and_keeps_focus(scene, campaigns_page, live_server):

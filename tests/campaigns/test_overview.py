@@ -115,3 +115,33 @@ def test_what_a_tab_shows_of_200_campaigns_fits_one_request_line_and_reads_back(
     unknown = overview.parse_shown([packed], ident_of=lambda key: None)
     assert unknown == []  # a campaign this process cannot name is left out, never guessed
     assert overview.parse_shown([packed[:-3]], ident_of=by_key.get) == back[:-1]  # a cut entry is dropped
+
+
+def test_lines_a_poll_cannot_name_come_back_as_the_tab_sent_them_each_once():
+    known, unknown = "htr-batch/mine", "htr-batch/not-mine"
+    items = [("row", known, "AAAAAAAA", False), ("row", unknown, "BBBBBBBB", True), ("card", unknown, "CCCCCCCC", True)]
+    packed = overview.pack_shown(items)
+    shown, unnamed = overview.read_shown([packed, packed], ident_of={overview.short_key(known): known}.get)
+    assert shown == [overview.Shown("row", known, "AAAAAAAA", False)] * 2
+    # Rows only (a poll leaves a card as it is), once, as sent: a poll's answer may send them back.
+    assert unnamed == [overview.Unnamed("row", overview.short_key(unknown), "BBBBBBBB", True)]
+    assert overview.pack_shown([], unnamed) == overview.PACKED + "R" + overview.short_key(unknown) + "BBBBBBBB"
+    hostile = overview.PACKED + "r<x'/]>AAAAAAAA" + "r" * 15
+    assert overview.read_shown([hostile]) == ([], [overview.Unnamed("row", "rrrrrr", "rrrrrrrr", False)])
+
+
+def test_a_line_said_gone_is_a_line_again_once_its_campaign_is_named():
+    campaign = "htr-batch/back-again"
+    said_gone = overview.pack_shown([], [overview.Unnamed("gone", overview.short_key(campaign), overview.GONE, False)])
+    assert overview.read_shown([said_gone]) == ([], [overview.Unnamed("gone", overview.short_key(campaign),
+                                                                      overview.GONE, False)])
+    named = overview.read_shown([said_gone], ident_of=lambda key: campaign)
+    assert named == ([overview.Shown("row", campaign, overview.GONE, False)], [])
+
+
+def test_a_poll_reads_at_most_its_limit_of_entries_whatever_it_sends():
+    entry = "r" + "k" * overview.KEY_CHARS + "A" * 8
+    values = [overview.PACKED + entry * 30] * 10
+    seen = []
+    overview.read_shown(values, limit=50, ident_of=lambda key: seen.append(key))
+    assert len(seen) == 50
