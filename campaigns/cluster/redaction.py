@@ -2,9 +2,9 @@
 
 The reading is projected once for everyone, so a queued campaign's queue names the campaigns that
 hold the queue's capacity and those ahead of it, whoever they belong to. For a person who may not
-see one of them, that name is replaced by "another campaign" in the sentences, left out of the
-lists the read API gives, and Kueue's own message (which may name other workloads) is dropped.
-The counts stay: a number names nobody.
+see one of them, that name is left out of the queue's lists and only counted (the words then say
+"another campaign"), and Kueue's own message (which may name other workloads) is dropped. The
+counts stay: a number names nobody.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
-from campaigns.models import Campaign, Sentence
-from campaigns.wording.queue import SOMEONE_ELSE
+from campaigns.models import Campaign
 from campaigns.wording.words import campaign_label
 
 
@@ -27,8 +26,8 @@ def job_names(campaigns: list[Campaign]) -> set[str]:
 
 
 def shown(campaigns: list[Campaign], seen_jobs: set[str]) -> list[Campaign]:
-    """The campaigns with every queue name outside ``seen_jobs`` replaced (copies; the reading's own
-    objects are shared by everyone and stay as they are)."""
+    """The campaigns with every queue name outside ``seen_jobs`` left out and counted (copies; the
+    reading's own objects are shared by everyone and stay as they are)."""
     mark = hashlib.sha256("\n".join(sorted(seen_jobs)).encode()).hexdigest()[:16]
     return [_shown(campaign, seen_jobs, mark) for campaign in campaigns]
 
@@ -37,36 +36,24 @@ def _shown(campaign: Campaign, seen_jobs: set[str], mark: str) -> Campaign:
     queue = campaign.queue
     if queue is None:
         return campaign
-    hidden = [name for name in (*queue.holders, *queue.ahead_names) if name not in seen_jobs]
-    if not hidden and not queue.message:
+    hidden_holders = _hidden(queue.holders, seen_jobs)
+    hidden_ahead = _hidden(queue.ahead_names, seen_jobs)
+    if not hidden_holders and not hidden_ahead and not queue.message:
         return campaign
-    labels = sorted({campaign_label(name) for name in hidden} | set(hidden), key=len, reverse=True)
     redacted_queue = replace(
         queue,
         holders=[name for name in queue.holders if name in seen_jobs],
         ahead_names=[name for name in queue.ahead_names if name in seen_jobs],
+        hidden_holders=queue.hidden_holders + hidden_holders,
+        hidden_ahead=queue.hidden_ahead + hidden_ahead,
         message="",
-        sentence=_without(queue.sentence, labels),
     )
-    copy = replace(campaign, queue=redacted_queue, sentence=_without(campaign.sentence, labels))
+    copy = replace(campaign, queue=redacted_queue)
     copy.shown_as = mark
     copy.shown_from = campaign  # the reading's own campaign, which outlives the request's copy
     return copy
 
 
-def _without(sentence: Sentence | None, labels: list[str]) -> Sentence | None:
-    if sentence is None:
-        return None
-
-    def scrub(text: str) -> str:
-        for label in labels:
-            text = text.replace(label, SOMEONE_ELSE)
-        return text
-
-    return replace(
-        sentence,
-        text=scrub(sentence.text),
-        detail=scrub(sentence.detail),
-        commands=tuple(scrub(command) for command in sentence.commands),
-    )
-
+def _hidden(job_names: list[str], seen_jobs: set[str]) -> int:
+    """How many campaigns (a split campaign's parts counted once) these names hold that the person may not see."""
+    return len({campaign_label(name) for name in job_names if name not in seen_jobs})

@@ -1,3 +1,3 @@
 """Pure campaign logic: the projection of cluster objects into campaigns, quality, re-run files, ranges.
 
-No I/O here; it imports only the wording, the models and core."""
+No I/O here and no words: it imports only the models and core (campaigns.wording sits above it)."""

@@ -8,7 +8,8 @@ Pure: nothing here reads the cluster or the store. ``volume_quality`` parses wha
 ``campaign_quality`` adds up the volumes whose progress a request read, and ``pages_to_check``
 pages through the campaign's worst pages. Links to the ALTO viewer are made by a function the
 caller may pass (the default builds the site's own ``/alto?src=…`` address). What the figures mean
-in words is in ``campaigns.wording.quality``.
+in words is in ``campaigns.wording.quality``, which templates reach through the ``campaign_text``
+filters when a page is rendered.
 """
 
 from __future__ import annotations
@@ -17,10 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from campaigns.wording.quality import bands_sentence, coverage_sentence, target_words
 from core.quality import (
-    FAIR_BELOW,
-    LOW_BELOW,
     VolumeQuality,
     band,
     is_quality_step,
@@ -88,19 +86,6 @@ class CampaignQuality:
     @property
     def band(self) -> str:
         return band(self.mean)
-
-    @property
-    def meaning(self) -> str:
-        return target_words(self.target)
-
-    @property
-    def bands(self) -> str:
-        return bands_sentence(LOW_BELOW, FAIR_BELOW)
-
-    @property
-    def coverage(self) -> str:
-        """Which volumes the figures cover, in words ("" when all of them)."""
-        return coverage_sentence(self.counted, self.eligible, self.forbidden)
 
     def as_api(self) -> dict:
         return {

@@ -2,7 +2,8 @@
 
 Data flows one way: ``kube.py`` reads the cluster into a :class:`Snapshot` of plain dicts (exactly as
 the Kubernetes API returns them in JSON, camelCase keys), ``projection.project`` turns a snapshot
-into :class:`Campaign` values, ``wording`` words them, templates show them. Nothing here does I/O.
+into :class:`Campaign` values (facts only: states, names, counts, datetimes, never a sentence), and
+``wording`` words them when a page, poll, feed entry or API answer is rendered. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -167,11 +168,11 @@ class Volume:
     attempts: int = 0  # failed attempts seen (from the pod's index failure count), 0 if unknown
     retry_limit: int = 3  # the Job's backoffLimitPerIndex
     reason: VolumeReason | None = None
-    sentence: Sentence | None = None
     namespace: str = ""
     pipeline: str = ""
     malformed: bool = False  # the volumes.txt line could not be read
     waiting_for_cache: bool = False  # its pod is in the warmup-wait init container (Init:0/1)
+    held: bool = False  # its campaign is queued or paused, so a pending volume waits for the campaign
 
     @property
     def key_prefix(self) -> str:
@@ -217,7 +218,6 @@ class Warmup:
     cache_dir: str = ""  # /<pipeline>-<sha>/
     marker_path: str = ""  # /data/warmup/<pipeline>.done
     marker_missing: bool = False  # Complete, yet a campaign pod gave up waiting for the marker
-    sentence: Sentence | None = None
 
     @property
     def shows_chip(self) -> bool:
@@ -249,7 +249,11 @@ class QueueState:
     message: str = ""  # Kueue's own words, bounded
     reason: str = ""  # condition reason (Preempted, PodsReadyTimeout, Deactivated, ...)
     since: datetime | None = None
-    sentence: Sentence | None = None
+    job: str = ""  # the (part) Job the queue was read for: its events say why Kueue ignores it
+    # Campaigns holding the quota or ahead in line that the person may not see (campaigns.cluster.redaction):
+    # left out of ``holders`` and ``ahead_names`` and only counted.
+    hidden_holders: int = 0
+    hidden_ahead: int = 0
 
     def as_api(self) -> dict:
         return {
@@ -267,7 +271,6 @@ class QueueState:
             ],
             "message": self.message,
             "reason": self.reason,
-            "sentence": self.sentence.text if self.sentence else "",
         }
 
 
@@ -355,7 +358,6 @@ class Campaign:
     part_states: list[PartState] = field(default_factory=list)  # one per live Job, for the status records
     stored_phase: str = ""  # the phase the status record held (for campaigns whose Job is gone)
     job_message: str = ""  # the Job's Failed condition, "reason: message", bounded
-    sentence: Sentence | None = None
     # Pace, forecast and stall (models/pace.py), hung on by the board after each projection from what
     # it observed over time (never by the projection, which sees one moment): None until it has.
     pace: CampaignPace | None = None

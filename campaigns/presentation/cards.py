@@ -10,6 +10,7 @@ and how often a card polls.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -23,7 +24,10 @@ from campaigns.store import progress
 from campaigns.wording import notes
 from campaigns.wording.pace import forecast_sentence, pace_fact, stall_sentence
 from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
-from campaigns.wording.volumes import NO_SENTENCE
+from campaigns.wording.queue import queue_sentence
+from campaigns.wording.states import campaign_sentence
+from campaigns.wording.volumes import NO_SENTENCE, volume_sentence
+from campaigns.wording.warmup import warmup_sentence
 from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
 from core.kubectl import job_pods, kubectl
 from results.store.keys import url_for_key
@@ -87,10 +91,15 @@ class VolumeRow:
     progress_text: str = ""
     same_as: str = ""  # an earlier row on the card with the very same sentence (its volume id)
 
+    @cached_property
+    def said(self) -> Sentence:
+        """The row's sentence: the volume's failure or its state, worded now for this reader."""
+        return volume_sentence(self.volume)
+
     @property
     def sentence_text(self) -> str:
         """A problem row's sentence (a volume without one still gets a few words)."""
-        return (self.volume.sentence.text if self.volume.sentence else "") or NO_SENTENCE
+        return self.said.text or NO_SENTENCE
 
     @property
     def progress_note(self) -> str:
@@ -193,6 +202,17 @@ class Card:
     pace_sentence: Sentence | None = None  # a running campaign's forecast, or why it needs attention: stalled
     pace_chart: PaceChart | None = None  # a running campaign's finished volumes over time, drawn
 
+    @cached_property
+    def said(self) -> Sentence:
+        """The state chip's sentence, worded now for this reader."""
+        return campaign_sentence(self.campaign)
+
+    @cached_property
+    def warmup_said(self) -> Sentence | None:
+        """The warm-up chip's sentence, when the card shows the chip."""
+        warmup = self.campaign.warmup
+        return warmup_sentence(warmup, self.campaign.namespace) if warmup and warmup.shows_chip else None
+
     @property
     def trouble_flag(self) -> str:
         return "1" if self.campaign.in_trouble else "0"
@@ -202,10 +222,10 @@ class Card:
         """The queue's own sentence, when the state sentence does not carry it already (admitted says nothing)."""
         campaign = self.campaign
         queue = campaign.queue
-        if queue is None or queue.sentence is None or queue.kind == "admitted":
+        if queue is None or queue.kind == "admitted":
             return ""
-        shown = campaign.sentence.text if campaign.sentence else ""
-        return "" if queue.sentence.text in shown else queue.sentence.text
+        text = queue_sentence(queue, campaign.namespace).text
+        return "" if text in self.said.text else text
 
 
 def _failed_pages_href(campaign: Campaign, tally: PageTally) -> str:
@@ -243,7 +263,7 @@ def failure_rows(volumes: list[Volume], now) -> list[VolumeRow]:
     first_with: dict[str, str] = {}
     for volume in volumes:
         row = volume_row(volume, None, now)
-        text = volume.sentence.text if volume.sentence else ""
+        text = row.said.text
         if text and text in first_with:
             row.same_as = first_with[text]
         elif text:
@@ -257,8 +277,12 @@ def operator_commands(campaign: Campaign) -> list[str]:
     (the campaign's reason, its warm-up, its first failed volumes), then the general ones."""
     ns = campaign.namespace
     jobs = campaign.parts or [campaign.name]
-    warmup_sentence = campaign.warmup.sentence if campaign.warmup and campaign.warmup.shows_chip else None
-    reasons = [campaign.sentence, warmup_sentence, *(v.sentence for v in campaign.failures[:3])]
+    warmup = campaign.warmup
+    reasons = [
+        campaign_sentence(campaign),
+        warmup_sentence(warmup, ns) if warmup and warmup.shows_chip else None,
+        *(volume_sentence(v) for v in campaign.failures[:3]),
+    ]
     commands = [command for sentence in reasons if sentence is not None for command in sentence.commands]
     for job in jobs:
         if not campaign.job_gone:

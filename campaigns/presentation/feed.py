@@ -27,6 +27,8 @@ from datetime import UTC, datetime, timedelta
 from campaigns.models import Campaign
 from campaigns.presentation.overview import Match, row
 from campaigns.wording import feed as words
+from campaigns.wording.queue import queue_sentence
+from campaigns.wording.warmup import warmup_sentence
 from core.text import escape_unsafe, reveal_invisible
 
 FINISHED_DAYS = 14
@@ -86,10 +88,11 @@ def _causes(campaign: Campaign) -> list[tuple[str, datetime | None, str]]:
     warmup = campaign.warmup
     if warmup is not None and (warmup.state == "failed" or warmup.marker_missing):
         when = warmup.reason.finished_at if warmup.reason is not None else None
-        causes.append(("warmup", when, words.sentence_or(warmup.sentence, words.SOMETHING)))
+        causes.append(("warmup", when, words.sentence_or(warmup_sentence(warmup, campaign.namespace), words.SOMETHING)))
     queue = campaign.queue
     if queue is not None and queue.kind in TROUBLED_QUEUE:
-        causes.append((f"queue-{queue.kind}", queue.since, words.sentence_or(queue.sentence, words.SOMETHING)))
+        said = queue_sentence(queue, campaign.namespace)
+        causes.append((f"queue-{queue.kind}", queue.since, words.sentence_or(said, words.SOMETHING)))
     if campaign.stalled:
         # Its own time, and its own entry each time it stalls anew (a stall is the cause most likely to
         # come back within one Job).

@@ -10,10 +10,13 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from campaigns.models import PHASE_KEYS, PHASES, Campaign, Volume
+from campaigns.models import PHASE_KEYS, PHASES, Campaign, Sentence, Volume
 from campaigns.wording.lists import ALL_CAMPAIGNS, NEED_ATTENTION
 from campaigns.wording.pace import stall_line
+from campaigns.wording.states import campaign_sentence
+from campaigns.wording.volumes import volume_sentence
 
 ATTENTION_CARDS = 3  # full cards shown without asking: the first campaigns that need attention
 OPEN_CARDS = 8  # full cards a person may open besides those
@@ -102,6 +105,11 @@ class Hit:
     volume: Volume
     log_href: str = ""
 
+    @cached_property
+    def said(self) -> Sentence:
+        """The volume's sentence, worded now for this reader."""
+        return volume_sentence(self.volume)
+
 
 @dataclass
 class Row:
@@ -119,17 +127,22 @@ class Row:
     more_hits: int = 0
     search: str = ""
 
+    @cached_property
+    def said(self) -> Sentence:
+        """The campaign's state sentence, worded now for this reader."""
+        return campaign_sentence(self.campaign)
+
     @property
     def sentence(self) -> str:
         if self.campaign.stalled:
             return stall_line(self.campaign.pace)
-        return self.campaign.sentence.text if self.campaign.sentence else ""
+        return self.said.text
 
     @property
     def tone(self) -> str:
         if self.campaign.stalled:
             return "bad"
-        return self.campaign.sentence.tone if self.campaign.sentence else "idle"
+        return self.said.tone
 
     @property
     def key(self) -> str:

@@ -4,7 +4,10 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from campaigns.domain.quality import CampaignQuality
+from campaigns.wording.quality import bands_sentence, coverage_sentence
 from core import text as text_rules
+from core.quality import FAIR_BELOW, LOW_BELOW, target_words
 
 register = template.Library()
 
@@ -35,3 +38,25 @@ def with_code(text) -> str:
         pieces[-2:] = [pieces[-2] + "`" + pieces[-1]]
     html = [escape(piece) if i % 2 == 0 else f"<code>{escape(piece)}</code>" for i, piece in enumerate(pieces)]
     return mark_safe("".join(html))  # noqa: S308 - built from escaped pieces only
+
+
+# A campaign's predicted quality in words (campaigns.wording.quality), made when the page is rendered:
+# the domain's CampaignQuality holds only figures.
+
+
+@register.filter
+def quality_meaning(quality: CampaignQuality) -> str:
+    """What a score measures, by the pipeline's target."""
+    return target_words(quality.target)
+
+
+@register.filter
+def quality_bands(quality: CampaignQuality) -> str:
+    """The words beside each score, so a score never speaks through colour alone."""
+    return bands_sentence(LOW_BELOW, FAIR_BELOW)
+
+
+@register.filter
+def quality_coverage(quality: CampaignQuality) -> str:
+    """Which volumes the figures cover ("" when all of them)."""
+    return coverage_sentence(quality.counted, quality.eligible, quality.forbidden)

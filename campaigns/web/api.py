@@ -18,6 +18,10 @@ from campaigns.domain import quality
 from campaigns.models import RECORD_PHASES, RUNNING, Campaign, Volume, _iso
 from campaigns.presentation import cards
 from campaigns.store import progress
+from campaigns.wording.queue import queue_sentence
+from campaigns.wording.states import campaign_sentence
+from campaigns.wording.volumes import volume_sentence
+from campaigns.wording.warmup import warmup_sentence
 from results.store.keys import results_base
 
 API_VERSION = "v1"
@@ -137,11 +141,19 @@ def summary(campaign: Campaign) -> dict:
         # additions of this project
         "parts": list(campaign.parts),
         "inTrouble": campaign.in_trouble,
-        "sentence": campaign.sentence.text if campaign.sentence else "",
-        "queue": campaign.queue.as_api() if campaign.queue else None,
-        "warmupSentence": campaign.warmup.sentence.text if campaign.warmup and campaign.warmup.sentence else "",
+        "sentence": campaign_sentence(campaign).text,
+        "queue": _queue(campaign),
+        "warmupSentence": warmup_sentence(campaign.warmup, campaign.namespace).text if campaign.warmup else "",
         **_pace(campaign),
     }
+
+
+def _queue(campaign: Campaign) -> dict | None:
+    """Where the campaign stands in Kueue, with the queue's sentence worded for this reader."""
+    queue = campaign.queue
+    if queue is None:
+        return None
+    return {**queue.as_api(), "sentence": queue_sentence(queue, campaign.namespace).text}
 
 
 def _pace(campaign: Campaign) -> dict:
@@ -180,7 +192,7 @@ def volume_json(volume: Volume, answer: progress.VolumeProgress | None) -> dict:
         "progress": answer.progress.as_api() if answer and answer.progress else None,
         "forbidden": bool(answer and answer.forbidden),
         "retrying": volume.retrying,
-        "sentence": volume.sentence.text if volume.sentence else "",
+        "sentence": volume_sentence(volume).text,
     }
     if volume.reason is not None:
         data["reason"] = volume.reason.as_api()

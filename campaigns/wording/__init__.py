@@ -1,8 +1,10 @@
 """Every sentence a person reads on a campaign page, by subject; nothing here decides or reads anything.
 
-The domain (the projection and a campaign's volume list) and the presentation (``cards``,
-``overview``, the views) both call these; they import only ``campaigns.models`` and the standard
-library, so wording sits between the two and no import goes back up.
+Facts below, words on top: the domain (the projection) records what it read as data — states,
+names, counts, datetimes — and never calls these. The presentation (``cards``, ``overview``, the
+feed, the read API) calls them when a page, poll, feed entry or API answer is rendered, so each
+reader can be given their own words. They import only ``campaigns.models``, ``core`` and the
+standard library.
 
 - ``words``     the pieces every sentence is made of: stages, ages, counts, quoted messages, names
 - ``reasons``   why a volume stopped: each failure class, retrying and final, and running again
@@ -17,6 +19,5 @@ library, so wording sits between the two and no import goes back up.
 - ``banners``   the banner over a page showing an older state of the cluster
 - ``pace``      when a running campaign may finish or that it stalled, and the pace chart's words
 
-This package's ``__init__`` imports nothing: ``campaigns.models`` reads ``wording.quality`` (through
-``campaigns.domain.quality``), which must not pull in the modules that read ``campaigns.models``.
+This package's ``__init__`` imports nothing, so importing one module of it costs only that module.
 """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from campaigns.models import Campaign, Sentence
+from campaigns.wording.volumes import volume_sentence
 from campaigns.wording.words import as_sentence, campaign_label, plural
 
 FEED_TITLE = "Campaigns that need attention or finished"
@@ -24,10 +25,11 @@ def finished_title(campaign: Campaign) -> str:
 def failed_volumes_why(campaign: Campaign) -> str:
     """Why a campaign with failed volumes needs attention: how many, and the first one's sentence."""
     failed = campaign.counts.failed or sum(1 for v in campaign.failures if v.state == "failed")
-    first = next((v for v in campaign.failures if v.state == "failed" and v.sentence), None)
+    first = next((v for v in campaign.failures if v.state == "failed"), None)
     text = f"{plural(failed, 'volume')} failed."
-    if first is not None:
-        text += f" {first.id}: {as_sentence(first.sentence.text)}"
+    said = volume_sentence(first).text if first is not None else ""
+    if said:
+        text += f" {first.id}: {as_sentence(said)}"
     return text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from campaigns.models import Campaign
 from campaigns.wording.pace import stall_short
+from campaigns.wording.states import campaign_sentence
 
 ALL_CAMPAIGNS = "All"
 NEED_ATTENTION = "Need attention"
@@ -24,7 +25,7 @@ def attention_announcement(campaigns: list[Campaign]) -> str:
     for campaign in campaigns[:ANNOUNCED_MOST]:
         failed = campaign.counts.failed
         why = f"{failed} volume{'s' if failed != 1 else ''} failed" if failed else (
-            campaign.sentence.text if campaign.sentence else "something needs a look"
+            campaign_sentence(campaign).text.rstrip(".") or "something needs a look"
         )
         if campaign.stalled and not failed:
             why = stall_short(campaign.pace)

@@ -1,6 +1,7 @@
 """Predicted quality in words: what a score means, its bands, and which volumes a figure covers.
 
-Imports nothing of the project: ``campaigns.domain.quality`` (below ``campaigns.models``) reads it.
+Said when a page is rendered (the ``campaign_text`` template filters); ``campaigns.domain.quality`` holds
+only the figures.
 """
 
 from __future__ import annotations

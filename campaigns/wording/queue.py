@@ -53,6 +53,7 @@ EVICTED_BECAUSE = {
 
 def queue_sentence(queue: QueueState, namespace: str = "", job: str = "") -> Sentence:
     """Why a Queued or Paused campaign is not running, in plain words, with operator detail."""
+    job = job or queue.job
     writer = _QUEUE_WRITERS.get(queue.kind)
     if writer is not None:
         text, tone, commands = writer(queue, namespace, job)
@@ -85,9 +86,11 @@ def _waiting(queue, namespace, job):
         text = "Waiting its turn in the queue; it is next."
     else:
         text = f"Waiting its turn in the queue: {plural(queue.ahead, 'campaign')} ahead"
-        text += f" ({campaign_names(queue.ahead_names)})." if queue.ahead_names else "."
-    if queue.holders:
-        text += f" The queue's capacity is in use by {campaign_names(queue.holders)}."
+        named = _named(queue.ahead_names, queue.hidden_ahead)
+        text += f" ({named})." if named else "."
+    holders = _named(queue.holders, queue.hidden_holders)
+    if holders:
+        text += f" The queue's capacity is in use by {holders}."
     text += " It starts by itself when capacity frees up; to hurry it, an operator can raise the queue's quota."
     return text, "idle", _queue_commands(queue, namespace)
 
@@ -110,6 +113,15 @@ def _never_fits(queue, namespace, job):
         "bad",
         _queue_commands(queue, namespace),
     )
+
+
+def _named(job_names: list[str], hidden: int) -> str:
+    """Campaigns by name, and those the reader may not see only counted (campaigns.cluster.redaction)."""
+    names = campaign_names(job_names) if job_names else ""
+    if hidden:
+        others = SOMEONE_ELSE if hidden == 1 else f"{hidden} other campaigns"
+        names = f"{names} and {others}" if names else others
+    return names
 
 
 def _no_priority_class(queue, namespace, job):

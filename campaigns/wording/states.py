@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from campaigns.models import FAILED, PARTIALLY_FAILED, PAUSED, QUEUED, RUNNING, SUCCEEDED, Campaign, Sentence, bounded
+from campaigns.wording.queue import queue_sentence
 from campaigns.wording.words import QUOTE_LIMIT, plural
 
 
@@ -67,8 +68,8 @@ def _held(campaign: Campaign) -> Sentence:
     """A queued or paused campaign: its queue's sentence when the queue said why."""
     counts = campaign.counts
     prefix = "Queued" if campaign.phase == QUEUED else f"Paused after {counts.done} of {counts.total} volumes"
-    if campaign.queue is not None and campaign.queue.sentence is not None:
-        inner = campaign.queue.sentence
+    if campaign.queue is not None:
+        inner = queue_sentence(campaign.queue, campaign.namespace)
         return Sentence(f"{prefix}. {inner.text}", detail=inner.detail, commands=inner.commands, tone=inner.tone)
     return Sentence(f"{prefix}: waiting for the queue to admit it.", detail=job_detail(campaign), tone="idle")
 

@@ -12,9 +12,11 @@ NO_SENTENCE = "Stopped; the run log may say why."
 def volume_sentence(volume: Volume, namespace: str = "", held: bool = False) -> Sentence:
     """The sentence for one volume row: its failure (retrying or final) or its plain state.
 
-    ``held``: the campaign itself is queued or paused, so a pending volume waits for the campaign.
+    ``held`` (or ``volume.held``): the campaign itself is queued or paused, so a pending volume waits for
+    the campaign.
     """
     namespace = namespace or volume.namespace
+    held = held or volume.held
     if volume.reason is not None and volume.state == "active" and not volume.waiting_for_cache:
         return running_again_sentence(volume, namespace)
     if volume.reason is not None and volume.state in ("failed", "active", "pending", "unknown"):

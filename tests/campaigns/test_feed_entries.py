@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from campaigns.models import FAILED, RUNNING, SUCCEEDED, Campaign, Counts, QueueState, Sentence, Volume, VolumeReason
+from campaigns.models import FAILED, RUNNING, SUCCEEDED, Campaign, Counts, QueueState, Volume, VolumeReason
 from campaigns.models.pace import CampaignPace
 from campaigns.presentation.feed import FINISHED_DAYS, entries
 
@@ -31,9 +31,9 @@ def running(name="parish-1870", uid="uid-1", **fields):
     return Campaign(namespace="htr-batch", name=name, phase=RUNNING, job_uid=uid, **fields)
 
 
-def failed_volume(at):
-    return Volume(index=1, id="C2", state="failed", reason=VolumeReason(finished_at=at),
-                  sentence=Sentence("It ran out of memory while segmenting pages"))
+def failed_volume(at, error="CUDA out of memory while segmenting pages"):
+    reason = VolumeReason(stage="stream", permanent=True, error=error, kind="permanent", finished_at=at)
+    return Volume(index=1, id="C2", state="failed", reason=reason)
 
 
 def test_a_stalled_campaign_reaches_the_feed_with_its_line_and_the_time_it_stalled():
@@ -52,13 +52,12 @@ def test_a_campaign_that_stalls_again_is_a_new_entry():
 
 def test_each_cause_is_an_entry_of_its_own_and_its_time_is_the_campaigns_own_when_known():
     first = NOW - timedelta(hours=2)
-    queue = QueueState(kind="never_fits", since=NOW - timedelta(hours=3), sentence=Sentence("It can never fit"))
+    queue = QueueState(kind="never_fits", since=NOW - timedelta(hours=3))
     campaign = running(counts=Counts(total=2, failed=1), failures=[failed_volume(first)], queue=queue)
     found, asked = feed_of(campaign)
-    assert [e.summary for e in found] == [
-        "1 volume failed. C2: It ran out of memory while segmenting pages.",
-        "It can never fit.",
-    ]
+    assert found[0].summary.startswith("1 volume failed. C2: ")
+    assert found[1].summary.startswith("This campaign can never start as it is.")
+    assert "CUDA out of memory while segmenting pages" in found[0].summary
     assert [e.updated for e in found] == [first, NOW - timedelta(hours=3)]
     assert asked == []  # both times known: nothing noted
     assert len({e.id for e in found}) == 2
@@ -79,18 +78,19 @@ def test_finished_campaigns_stay_for_a_while_with_their_outcome():
     old = Campaign(namespace="htr-batch", name="old", phase=SUCCEEDED, job_uid="b",
                    finished_at=NOW - timedelta(days=FINISHED_DAYS, seconds=1), counts=Counts(total=1, done=1))
     failed = Campaign(namespace="htr-batch", name="failed", phase=FAILED, job_uid="c",
-                      counts=Counts(total=3, done=1, failed=2), sentence=Sentence("2 volumes failed for good"))
+                      counts=Counts(total=3, done=1, failed=2))
     found, asked = feed_of(recent, old, failed)
-    assert [(e.title, e.summary) for e in found] == [
-        ("failed finished: failed", "2 volumes failed for good."),  # the list line, which says what to do
-        ("recent finished: succeeded", "Succeeded: 40 of 40 volumes done."),  # no line: phase and counts
-    ]
+    assert [e.title for e in found] == ["failed finished: failed", "recent finished: succeeded"]
+    # Each says how it ended with the list line's own sentence, which says what to do.
+    assert found[0].summary.startswith("Failed: the campaign stopped with 1 of 3 volumes done.")
+    assert found[1].summary == "Finished: all 40 volumes done."
     assert asked == ["htr-batch/failed/c/finished"]  # no finish time: when the site first noticed it
 
 
 def test_text_a_feed_cannot_carry_is_escaped_and_invisible_characters_shown():
     campaign = running(warmup=None, counts=Counts(total=1, failed=1),
                        failures=[Volume(index=0, id="C\u202e1", state="failed",
-                                        sentence=Sentence("bad\x00 \x1b[31m byte"))])
+                                        reason=VolumeReason(kind="permanent", error="bad\x00 \x1b[31m byte"))])
     found, _ = feed_of(campaign)
-    assert found[0].summary == "1 volume failed. C\u27e8U+202E\u27e91: bad\\x00 \\x1b[31m byte."
+    assert found[0].summary.startswith("1 volume failed. C\u27e8U+202E\u27e91: ")
+    assert "bad\\x00 \\x1b[31m byte" in found[0].summary and "\x00" not in found[0].summary

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from campaigns.domain.projection import project, sort_campaigns
 from campaigns.presentation import overview
 from devstack import kube_samples as o
+from tests.campaigns.said import said
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,7 +72,7 @@ def test_a_line_shows_progress_as_shares_of_the_volumes():
     row = overview.row(overview.Match(parish), "/x", False)
     assert row.dom_id == "row-htr-batch--parish-records-1870"
     assert row.done_percent == round(100 * parish.counts.done / parish.counts.total, 2)
-    assert row.sentence == parish.sentence.text
+    assert row.sentence == said(parish).text
 
 
 def test_what_a_poll_sends_back_is_parsed_and_anything_malformed_dropped():

@@ -21,6 +21,7 @@ from campaigns.domain.projection import (
 from campaigns.domain.ranges import format_ranges, parse_ranges
 from campaigns.models import Snapshot, progress_from_json
 from devstack import kube_samples as o
+from tests.campaigns.said import said
 
 
 def one(snapshot: Snapshot, name: str, now=o.NOW):
@@ -108,7 +109,7 @@ def test_campaign_known_only_from_records_with_a_non_final_stored_phase_is_unkno
     assert campaign.job_gone is True
     assert campaign.phase == models.UNKNOWN
     assert campaign.stored_phase == "Running"
-    assert "removed" in campaign.sentence.text
+    assert "removed" in said(campaign).text
 
 
 def test_a_campaign_with_only_its_volume_list_is_unknown_and_says_its_job_may_not_exist_yet():
@@ -116,7 +117,7 @@ def test_a_campaign_with_only_its_volume_list_is_unknown_and_says_its_job_may_no
     campaign = one(snapshot, "estate-inventories-1890")
     assert campaign.job_gone is True and campaign.phase == models.UNKNOWN
     assert campaign.counts.total == 12 and {v.state for v in campaign.volumes} == {"unknown"}
-    assert "not been created yet" in campaign.sentence.text
+    assert "not been created yet" in said(campaign).text
 
 
 def test_campaign_known_only_from_records_keeps_its_final_phase():
@@ -171,7 +172,7 @@ def test_a_malformed_volumes_line_becomes_an_unknown_volume():
     campaign = one(only([job], records=[record], pods=[]), "parish-records-1870")
     assert [v.state for v in campaign.volumes] == ["pending", "unknown", "pending", "pending"]
     assert campaign.volumes[1].malformed is True
-    assert "line 2" in campaign.volumes[1].sentence.text
+    assert "line 2" in said(campaign.volumes[1]).text
     assert campaign.volumes[3].id == "C0074514"  # the blank line kept its position
 
 
@@ -242,8 +243,8 @@ def test_warmup_wait_exit_13_is_a_marker_timeout_naming_the_marker():
     assert volume.state == "failed"
     assert volume.reason.kind == "warmup_marker"
     assert volume.reason.container == "warmup-wait" and volume.reason.exit_code == 13
-    assert "/data/warmup/swe-lines-v3.done" in volume.sentence.text
-    assert "htr-warmup-swe-lines-v3" in volume.sentence.text
+    assert "/data/warmup/swe-lines-v3.done" in said(volume).text
+    assert "htr-warmup-swe-lines-v3" in said(volume).text
 
 
 def test_pod_reason_evicted_explains_a_pod_without_a_message():
@@ -384,8 +385,8 @@ def test_a_complete_warmup_yet_a_marker_timeout_after_it_is_flagged():
     )
     warmup = one(only([job], pods=[late]), "parish-records-1870").warmup
     assert warmup.state == "succeeded" and warmup.marker_missing is True and warmup.shows_chip is True
-    assert "delete" in warmup.sentence.text and "kubectl -n htr-batch delete job htr-warmup-swe-lines-v2" in (
-        warmup.sentence.commands
+    assert "delete" in said(warmup).text and "kubectl -n htr-batch delete job htr-warmup-swe-lines-v2" in (
+        said(warmup).commands
     )
 
 
@@ -424,8 +425,8 @@ def test_waiting_its_turn_counts_campaigns_ahead_and_names_who_holds_the_quota()
     assert queue.ahead == 2
     assert queue.holders == ["parish-records-1870"]
     assert queue.cluster_queue == "htr-batch-cq"
-    assert "2 campaigns ahead" in queue.sentence.text
-    assert queue.pending_in_queue == 1 and "1 pending in the ClusterQueue" in queue.sentence.detail
+    assert "2 campaigns ahead" in said(queue).text
+    assert queue.pending_in_queue == 1 and "1 pending in the ClusterQueue" in said(queue).detail
 
 
 def test_asking_more_than_the_nominal_quota_can_never_be_admitted():
@@ -436,7 +437,7 @@ def test_asking_more_than_the_nominal_quota_can_never_be_admitted():
     assert (gpu.requested, gpu.quota, gpu.fits) == ("4", "2", False)
     memory = next(f for f in queue.fits if f.resource == "memory")
     assert (memory.requested, memory.fits) == ("32Gi", True)
-    assert "window" in queue.sentence.text
+    assert "window" in said(queue).text
 
 
 def test_never_fits_from_kueues_words_when_the_cluster_queue_is_unreadable():
@@ -454,7 +455,7 @@ def test_no_workload_because_the_priority_class_does_not_exist():
     queue = one(snapshot, "estate-inventories-1890").queue
     assert queue.kind == "no_workload_priority_class"
     assert queue.priority_class == "htr-urgent"
-    assert "htr-urgent" in queue.sentence.text and "htr-bulk" in queue.sentence.text
+    assert "htr-urgent" in said(queue).text and "htr-bulk" in said(queue).text
 
 
 def test_no_workload_and_an_event_naming_the_missing_priority_class():
@@ -472,7 +473,7 @@ def test_no_workload_for_some_minutes_means_kueue_is_silent():
     snapshot = o.scene(workloads=[])
     queue = one(snapshot, "estate-inventories-1890").queue  # created 08:40, now 09:00
     assert queue.kind == "kueue_silent"
-    assert "kubectl -n kueue-system get pods" in queue.sentence.commands
+    assert "kubectl -n kueue-system get pods" in said(queue).commands
 
 
 def test_first_in_line_with_room_in_the_queue_yet_pending_for_minutes_means_kueue_is_silent():
@@ -497,7 +498,7 @@ def test_inactive_workload_is_paused_in_git():
     snapshot = o.scene(workloads=[o.admitted_workload(), o.pending_workload(active=False)])
     queue = one(snapshot, "estate-inventories-1890").queue
     assert queue.kind == "paused"
-    assert "suspend: true" in queue.sentence.text
+    assert "suspend: true" in said(queue).text
 
 
 def test_evicted_with_reason_deactivated_is_paused():
@@ -521,7 +522,7 @@ def test_evicted_for_another_reason_is_evicted_with_that_reason():
     snapshot = o.scene(workloads=[o.admitted_workload(), o.pending_workload(conditions=conditions)])
     queue = one(snapshot, "estate-inventories-1890").queue
     assert queue.kind == "evicted" and queue.reason == "PodsReadyTimeout"
-    assert "did not become ready" in queue.sentence.text
+    assert "did not become ready" in said(queue).text
 
 
 def test_inadmissible_carries_kueues_own_message():
@@ -530,7 +531,7 @@ def test_inadmissible_carries_kueues_own_message():
     snapshot = o.scene(workloads=[o.admitted_workload(), o.pending_workload(conditions=conditions)])
     queue = one(snapshot, "estate-inventories-1890").queue
     assert queue.kind == "inadmissible" and queue.message == message
-    assert message in queue.sentence.text
+    assert message in said(queue).text
 
 
 def test_a_missing_local_queue_is_inadmissible():
@@ -898,8 +899,8 @@ def test_mutilated_objects_still_project_to_campaigns_with_sentences(data):
     campaigns = sort_campaigns(project(snapshot, o.NOW), o.NOW)
     for campaign in campaigns:
         assert campaign.phase in models.PHASES
-        assert campaign.sentence is not None and campaign.sentence.text
-        assert all(v.sentence is not None and v.state in models.VOLUME_STATES for v in campaign.volumes)
+        assert said(campaign) is not None and said(campaign).text
+        assert all(said(v) is not None and v.state in models.VOLUME_STATES for v in campaign.volumes)
         assert all(len(v.reason.error) <= models.TEXT_LIMIT for v in campaign.volumes if v.reason)
         assert campaign.queue is None or campaign.queue.kind in models.QUEUE_KINDS
         assert campaign.warmup is None or campaign.warmup.state in models.WARMUP_STATES

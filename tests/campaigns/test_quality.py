@@ -13,6 +13,7 @@ import pytest
 from campaigns.domain import quality
 from campaigns.models import Campaign, Progress, Step, Volume
 from campaigns.store.progress import VolumeProgress
+from campaigns.templatetags.campaign_text import quality_coverage
 from core.quality import VolumeQuality, band, volume_quality
 from devstack.kube_samples import PIPELINE_YAML_V2, pipeline_configmap
 from tests.campaigns.test_kube import NS, campaign_pod
@@ -119,7 +120,7 @@ def test_the_campaign_mean_is_weighted_by_scored_pages_and_its_worst_pages_come_
     assert (result.scored, result.volumes, result.counted, result.eligible) == (40, 2, 2, 3)
     assert [p.href for p in result.worst] == ["V0#0007", "V1#0001", "V1#0002", "V1#0003", "V1#0004"]
     assert len(result.pages) == 6
-    assert result.coverage == "From the 2 of 3 volumes read so far; 1 not read yet."
+    assert quality_coverage(result) == "From the 2 of 3 volumes read so far; 1 not read yet."
 
 
 def test_coverage_names_volumes_the_account_may_not_read_apart_from_unread_ones():
@@ -128,7 +129,9 @@ def test_coverage_names_volumes_the_account_may_not_read_apart_from_unread_ones(
     result = quality.campaign_quality(
         campaign, campaign.volumes, lambda v: refused.get(v.id) or answers(v), link=lambda v, p: ""
     )
-    assert result.coverage == "From the 1 of 3 volumes read so far; your account may not read 1 and 1 not read yet."
+    assert quality_coverage(result) == (
+        "From the 1 of 3 volumes read so far; your account may not read 1 and 1 not read yet."
+    )
 
 
 def test_a_campaign_without_a_quality_step_or_scores_says_nothing():

@@ -7,6 +7,7 @@ from campaigns.cluster.reading import visible_campaigns
 from campaigns.domain.projection import project
 from devstack import kube_samples as o
 from results.store.access import Access
+from tests.campaigns.said import said
 from tests.campaigns.test_projection import _other_pending, one
 
 HIDDEN = ("parish-records-1870", "older-1880", "urgent-1900")
@@ -23,16 +24,16 @@ def queued_scene():
 
 def test_names_the_person_may_not_see_are_taken_out_of_the_queue_and_its_sentences():
     queued = one(queued_scene(), "estate-inventories-1890")
-    assert "parish-records-1870" in queued.sentence.text  # as projected for everyone
+    assert "parish-records-1870" in said(queued).text  # as projected for everyone
     shown = redaction.shown([queued], redaction.job_names([queued]))[0]
-    words = " ".join([shown.sentence.text, shown.sentence.detail, *shown.sentence.commands,
-                      shown.queue.sentence.text, shown.queue.sentence.detail, *shown.queue.sentence.commands])
+    words = " ".join([said(shown).text, said(shown).detail, *said(shown).commands,
+                      said(shown.queue).text, said(shown.queue).detail, *said(shown.queue).commands])
     assert not [name for name in HIDDEN if name in words]
-    assert "another campaign" in shown.queue.sentence.text
+    assert "another campaign" in said(shown.queue).text
     assert shown.queue.holders == [] and shown.queue.ahead_names == [] and shown.queue.message == ""
     assert shown.queue.ahead == 2  # a count names nobody
     assert not [name for name in HIDDEN if name in str(shown.queue.as_api())]
-    assert "parish-records-1870" in queued.sentence.text  # the reading's own object is untouched
+    assert "parish-records-1870" in said(queued).text  # the reading's own object is untouched
 
 
 def test_a_person_who_sees_every_campaign_of_the_namespace_is_shown_the_names():
@@ -40,7 +41,7 @@ def test_a_person_who_sees_every_campaign_of_the_namespace_is_shown_the_names():
     shown = visible_campaigns(projected, Access(everything_under="htr-batch/"))
     assert [id(c) for c in shown] == [id(c) for c in projected]  # the reading's own objects, untouched
     queued = next(c for c in shown if c.name == "estate-inventories-1890")
-    assert "parish-records-1870" in queued.sentence.text
+    assert "parish-records-1870" in said(queued).text
 
 
 def test_a_person_who_sees_only_some_is_shown_them_without_the_others_names():
@@ -53,4 +54,4 @@ def test_a_person_who_sees_only_some_is_shown_them_without_the_others_names():
             other.results_prefix = "htr-batch/another-pipeline/"
     shown = visible_campaigns(projected, someone)
     assert [c.name for c in shown] == ["estate-inventories-1890"]
-    assert "parish-records-1870" not in shown[0].sentence.text
+    assert "parish-records-1870" not in said(shown[0]).text

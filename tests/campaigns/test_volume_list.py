@@ -6,6 +6,7 @@ from campaigns.domain.projection import project
 from campaigns.domain.projection.volume_parts import volume_lines
 from campaigns.models.volume_list import Volumes
 from devstack import kube_samples as o
+from tests.campaigns.said import said
 
 
 def parish():
@@ -32,7 +33,7 @@ def test_the_sequence_reads_like_the_whole_list_in_index_order():
 
 def test_a_volume_made_on_demand_has_its_sentence():
     done = parish().volumes.in_state("done", limit=1)[0]
-    assert done.sentence.text == "Done."
+    assert said(done).text == "Done."
 
 
 def test_select_pages_the_volumes_of_one_state_and_counts_them_all():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from campaigns.cluster import kube
-from campaigns.models import Campaign, Counts, Sentence, Volume
+from campaigns.models import QUEUED, Campaign, Counts, QueueState, Volume
 from campaigns.wording import banners, lists, notes
 
 
@@ -41,13 +41,16 @@ def test_failed_pages_are_said_for_one_volume_or_several():
 
 def test_the_announcement_names_a_few_campaigns_and_counts_the_rest():
     failing = Campaign(namespace="ns", name="a", counts=Counts(failed=1))
-    queued = Campaign(namespace="ns", name="b", sentence=Sentence("Queued. Stuck."))
+    queued = Campaign(namespace="ns", name="b", phase=QUEUED, queue=QueueState(kind="paused"))
     assert lists.attention_announcement([failing, queued]) == (
-        "a now needs attention: 1 volume failed. b now needs attention: Queued. Stuck.."
+        "a now needs attention: 1 volume failed. b now needs attention: Queued. Its campaign file holds it back "
+        "with `suspend: true` (paused in git). It does not run until someone removes `suspend: true` from the "
+        "campaign file and applies again."
     )
     many = [Campaign(namespace="ns", name=f"c{i}") for i in range(7)]
     text = lists.attention_announcement(many)
-    assert text.count("something needs a look") == 5 and text.endswith("2 more campaigns now need attention.")
+    assert text.count("The state of this campaign is not known.") == 5
+    assert text.endswith("2 more campaigns now need attention.")
 
 
 def test_the_banner_says_since_when_in_minutes():

@@ -9,23 +9,24 @@ from campaigns.domain.projection import project_one
 from campaigns.models import Campaign, Counts
 from campaigns.wording.states import campaign_sentence
 from devstack import kube_samples as o
+from tests.campaigns.said import said
 
 
 def test_running_campaign_sentence_counts_and_points_at_problems():
     campaign = project_one(o.scene(), "parish-records-1870", o.NOW)
-    assert campaign.sentence.text.startswith("Running: 6 of 12 volumes done, 4 being processed.")
-    assert "1 volume failed for good" in campaign.sentence.text
+    assert said(campaign).text.startswith("Running: 6 of 12 volumes done, 4 being processed.")
+    assert "1 volume failed for good" in said(campaign).text
 
 
 def test_queued_campaign_sentence_carries_its_queue_reason():
     campaign = project_one(o.scene(), "estate-inventories-1890", o.NOW)
-    assert campaign.sentence.text.startswith("Queued. Waiting its turn")
-    assert "job-estate-inventories-1890-4b7c1" in campaign.sentence.detail
+    assert said(campaign).text.startswith("Queued. Waiting its turn")
+    assert "job-estate-inventories-1890-4b7c1" in said(campaign).detail
 
 
 def test_running_campaign_with_a_failed_warmup_says_volumes_cannot_start():
     campaign = project_one(o.scene(), "court-rolls-1650", o.NOW)
-    assert "model cache is not ready" in campaign.sentence.text and campaign.sentence.tone == "bad"
+    assert "model cache is not ready" in said(campaign).text and said(campaign).tone == "bad"
 
 
 @pytest.mark.parametrize(
@@ -48,8 +49,8 @@ def test_a_failed_campaign_without_failed_volumes_quotes_the_jobs_end():
     job["status"]["conditions"] = [o.cond("Failed", reason="DeadlineExceeded", message="Job was active longer than")]
     campaign = project_one(o.scene(jobs=[job], pods=[]), "parish-records-1870", o.NOW)
     assert campaign.phase == models.FAILED
-    assert "DeadlineExceeded: Job was active longer than" in campaign.sentence.text
-    assert "Job condition: DeadlineExceeded" in campaign.sentence.detail
+    assert "DeadlineExceeded: Job was active longer than" in said(campaign).text
+    assert "Job condition: DeadlineExceeded" in said(campaign).detail
 
 
 def test_a_gone_campaign_says_its_card_comes_from_records():

@@ -39,8 +39,6 @@ from campaigns.models import (
     bounded,
     parse_time,
 )
-from campaigns.wording.states import campaign_sentence
-from campaigns.wording.volumes import volume_sentence
 from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE, results_prefix
 
 RECORD_PHASE_TO_PHASE = {stored: phase for phase, stored in RECORD_PHASES.items()}
@@ -190,9 +188,6 @@ def project_gone(snapshot: Snapshot, index: SnapshotIndex, name: str, job_names:
         stored_phase=bounded(as_str(status_data.get("phase")), 40),
     )
     fill_pipeline(campaign, index, None)
-    for volume in volumes:
-        volume.sentence = volume_sentence(volume, snapshot.namespace)
-    campaign.sentence = campaign_sentence(campaign)
     return campaign
 
 

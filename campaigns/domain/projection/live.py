@@ -2,7 +2,7 @@
 
 Decides the campaign's phase and counts from its parts, fills failure reasons from status
 records when the pods are gone, and attaches the pipeline, warm-up and queue state and the
-sentences that say what is happening.
+facts a page words when it is rendered (campaigns.wording): nothing here is a sentence.
 """
 
 from __future__ import annotations
@@ -55,9 +55,6 @@ from campaigns.models import (
     parse_time,
 )
 from campaigns.models.volume_list import Volumes
-from campaigns.wording.queue import queue_sentence
-from campaigns.wording.states import campaign_sentence
-from campaigns.wording.volumes import volume_sentence
 from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE, LABEL_PRIORITY_CLASS, LABEL_QUEUE_NAME, results_prefix
 
 
@@ -204,7 +201,7 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
     else:
         _fill_queue(campaign, snapshot, index, parts, now)
     campaign.part_states = [_part_state(part) for part in parts]
-    _fill_sentences(campaign, snapshot.namespace, parts, notable, held=phase in (QUEUED, PAUSED))
+    _mark_held(parts, notable, held=phase in (QUEUED, PAUSED))
     return campaign
 
 
@@ -226,7 +223,7 @@ def _fill_queue(
     campaign.queue_name = campaign.queue.queue_name or campaign.queue_name
     campaign.cluster_queue_name = campaign.queue.cluster_queue
     campaign.priority_class = campaign.queue.priority_class or campaign.priority_class
-    campaign.queue.sentence = queue_sentence(campaign.queue, snapshot.namespace, queue_part.name)
+    campaign.queue.job = queue_part.name
 
 
 def _fill_finished_workload(campaign: Campaign, index: SnapshotIndex, job: dict) -> None:
@@ -237,12 +234,12 @@ def _fill_finished_workload(campaign: Campaign, index: SnapshotIndex, job: dict)
         campaign.cluster_queue_name = as_str(get_path(workload, "status", "admission", "clusterQueue"))
 
 
-def _fill_sentences(campaign: Campaign, namespace: str, parts: list[_Part], notable: list[Volume], held: bool) -> None:
+def _mark_held(parts: list[_Part], notable: list[Volume], held: bool) -> None:
+    """A queued or paused campaign's volumes wait for the campaign, not for a slot of their own."""
     for part in parts:
         part.all_volumes.held = held
     for volume in notable:
-        volume.sentence = volume_sentence(volume, namespace, held=held)
-    campaign.sentence = campaign_sentence(campaign)
+        volume.held = held
 
 
 def _failed_condition_text(jobs: list[dict]) -> str:

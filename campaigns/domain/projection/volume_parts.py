@@ -18,7 +18,6 @@ from itertools import accumulate
 from typing import Any
 
 from campaigns.models import FINAL_PHASES, Volume, bounded
-from campaigns.wording.volumes import volume_sentence
 from core.contract import read_volume_line, volumes_txt_lines
 
 
@@ -97,7 +96,7 @@ class PartVolumes:
         self.lines = lines
         self.notable = notable
         self.retry_limit = retry_limit
-        self.held = False  # the campaign is queued or paused (set by the projection, for sentences)
+        self.held = False  # the campaign is queued or paused (set by the projection)
 
     def state_of(self, position: int) -> str:
         volume = self.notable.get(position)
@@ -130,6 +129,6 @@ class PartVolumes:
             malformed=not has_line or position in self.lines.malformed,
             retry_limit=self.retry_limit,
             state=self.state_of(position),
+            held=self.held,
         )
-        volume.sentence = volume_sentence(volume, self.namespace, held=self.held)
         return volume

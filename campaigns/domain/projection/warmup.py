@@ -22,7 +22,6 @@ from campaigns.domain.projection.readers import (
 )
 from campaigns.domain.projection.reasons import container_message, container_status, message_reason, reason_from_pod
 from campaigns.models import Campaign, Snapshot, VolumeReason, Warmup, bounded
-from campaigns.wording.warmup import warmup_sentence
 from core.contract import ANNOTATION_RECIPE_SHA
 
 
@@ -57,7 +56,6 @@ def project_warmup(
             warmup.message = warmup.reason.error if warmup.reason else ""
         if warmup.state == "succeeded" and campaign is not None:
             warmup.marker_missing = _marker_missing_after(job, campaign)
-    warmup.sentence = warmup_sentence(warmup, snapshot.namespace)
     return warmup
 
 
