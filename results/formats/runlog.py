@@ -257,49 +257,108 @@ class LogStretch:
 
     A quiet stretch with at least ``HTTP_FOLD_MIN`` HTTP request lines hides them behind one row, placed
     before the group at ``fold_at`` (where the first of them was); the lines keep their places, numbers and
-    anchors, and show in place when the row is opened."""
+    anchors, and show in place when the row is opened.
+
+    ``http_lines``, ``fold_at`` and ``fold_label`` are worked out once, when the stretch is made (its groups
+    do not change after): the page asks for ``fold_at`` at every group it shows, and a walk over the
+    stretch at each ask made a log of short lines cost the square of its lines (issue 34)."""
 
     groups: list[LogGroup]
     quiet: bool
+    http_lines: list[LogLine] = field(init=False, repr=False)
+    fold_at: int | None = field(init=False)
+    fold_label: str = field(init=False, repr=False)
 
-    @property
-    def http_lines(self) -> list[LogLine]:
-        return [line for group in self.groups if group.kind == "http" for line in group.lines]
+    def __post_init__(self) -> None:
+        self.http_lines, first_http = [], None
+        for index, group in enumerate(self.groups):
+            if group.kind == "http":
+                first_http = index if first_http is None else first_http
+                self.http_lines.extend(group.lines)
+        folds = self.quiet and len(self.http_lines) >= HTTP_FOLD_MIN
+        self.fold_at = first_http if folds else None
+        self.fold_label = _fold_label(self.http_lines) if folds else ""
 
     @property
     def folds(self) -> bool:
-        return self.quiet and len(self.http_lines) >= HTTP_FOLD_MIN
+        return self.fold_at is not None
 
-    @property
-    def fold_at(self) -> int | None:
-        """Index of the group the "N HTTP requests" row goes before, or None when nothing folds."""
-        if not self.folds:
-            return None
-        return next(index for index, group in enumerate(self.groups) if group.kind == "http")
 
-    @property
-    def fold_label(self) -> str:
-        http = self.http_lines
-        label = f"{len(http)} HTTP requests"
-        if http[0].number is not None and http[-1].number is not None:
-            label += f" · lines {http[0].number}–{http[-1].number}"
-        return label
+def _fold_label(http: list[LogLine]) -> str:
+    label = f"{len(http)} HTTP requests"
+    if http[0].number is not None and http[-1].number is not None:
+        label += f" · lines {http[0].number}–{http[-1].number}"
+    return label
 
 
 def stretches(groups: list[LogGroup]) -> list[LogStretch]:
-    """``groups`` cut into stretches of quiet groups and single other groups, in order."""
-    result: list[LogStretch] = []
+    """``groups`` cut into stretches of quiet groups and single other groups, in order; each group is
+    looked at a fixed number of times, however many there are."""
+    runs: list[tuple[list[LogGroup], bool]] = []
     for group in groups:
         quiet = group.kind in QUIET_KINDS
-        if quiet and result and result[-1].quiet:
-            result[-1].groups.append(group)
+        if quiet and runs and runs[-1][1]:
+            runs[-1][0].append(group)
         else:
-            result.append(LogStretch([group], quiet))
-    return result
+            runs.append(([group], quiet))
+    return [LogStretch(run, quiet) for run, quiet in runs]
 
 
 def count_lines(data: bytes) -> int:
     return data.count(b"\n")
+
+
+# --- finding line starts in bytes, so that only the lines shown are cleaned and classified ----------
+# Lines here are what ``split_lines`` makes of the bytes: each ends at a newline, and a last one may lack it.
+# Each function costs one search per line it steps over (or per chunk it counts), whatever else the bytes hold.
+
+_COUNT_CHUNK = 4096  # bytes counted at once when stepping to a line far into the data
+
+
+def lines_in(data: bytes) -> int:
+    """How many lines ``data`` holds."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def last_lines_start(data: bytes, count: int, end: int | None = None) -> int:
+    """Where the last ``count`` lines of ``data[:end]`` (which ends at a line end) start: 0 when it holds
+    no more than ``count`` lines."""
+    end = len(data) if end is None else end
+    if count <= 0:
+        return end
+    position = end - 1 if end and data[end - 1 : end] == b"\n" else end
+    for _ in range(count):
+        newline = data.rfind(b"\n", 0, position)
+        if newline < 0:
+            return 0
+        position = newline
+    return position + 1
+
+
+def first_lines_end(data: bytes, count: int, start: int = 0) -> int:
+    """Where the first ``count`` lines of ``data`` from byte ``start`` (a line start) end: just after the
+    last of them, or the end of ``data`` when it holds no more."""
+    position = start
+    for _ in range(count):
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            return len(data)
+        position = newline + 1
+    return position
+
+
+def line_start(data: bytes, index: int) -> int:
+    """Where line ``index`` (from 0) of ``data`` starts, or ``len(data)`` past its last line. Newlines are
+    counted a chunk at a time, so a line far into a log of short lines costs few steps."""
+    position = 0
+    while index > 0 and position < len(data):
+        chunk_end = position + _COUNT_CHUNK
+        found = data.count(b"\n", position, chunk_end)
+        if found >= index:
+            return first_lines_end(data, index, position)
+        index -= found
+        position = chunk_end
+    return min(position, len(data))
 
 
 @dataclass

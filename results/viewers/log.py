@@ -6,11 +6,13 @@ join the stretch at its top or bottom on the server (``log_edges``: the page kee
 ``#log-edges``, which every poll and "show earlier" sends). A live page polls ``/log/more`` with htmx
 (paused while its tab is hidden, like every poll of the site); the server says how long to wait, backs
 off when the store fails, and answers 286 to stop.
+
+Every answer shows at most ``ROWS_PER_VIEW`` lines, and only those are cleaned, classified and drawn; the
+work of a view grows with the lines it shows (the groups of a stretch are walked once, when it is made).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -43,7 +45,12 @@ AROUND_BYTES = 16 * 1024  # read above a byte position that a link names
 NUMBERING_LIMIT = 1024 * 1024  # logs up to this size are counted so every line has its number
 WHOLE_LOG_LIMIT = 8 * 1024 * 1024
 DEEP_LINK_CONTEXT = 100  # lines shown above a deep-linked line
-DEEP_LINK_MAX_LINES = 5000
+# The most lines one answer shows: the page, a part around a linked line or byte position, "show earlier",
+# a live poll. A 128 KiB tail of realistic lines is about 1 300 of them, so this cuts only logs of short
+# lines (the tail of one-character lines is 64 000); the lines beyond it are the next "show earlier" (or,
+# for a poll, the next poll), so none is lost. Only the lines kept are cleaned, classified and drawn. The
+# functions read it when called, so a benchmark may raise it to measure growth without the cap hiding it.
+ROWS_PER_VIEW = 2000
 POLL_SECONDS = 3
 POLL_MAX_FAILURES = 5
 WAIT_MAX_SECONDS = 30  # the slowest check for a log that has not appeared yet
@@ -95,6 +102,12 @@ def _whole_lines(blob) -> tuple[bytes, int]:
     return runlog.complete_lines(data), start
 
 
+def _newest(data: bytes, start: int) -> tuple[bytes, int]:
+    """The last ``ROWS_PER_VIEW`` lines of ``data`` (which starts at byte ``start``), and where they start."""
+    cut = runlog.last_lines_start(data, ROWS_PER_VIEW)
+    return data[cut:], start + cut
+
+
 def _window(blob, data: bytes, start: int, first_number: int | None, note: str = "") -> LogWindow:
     """Lines numbered from 1 at the start of the log, else from ``first_number`` when it is known."""
     lines = runlog.split_lines(data, start, 1 if start == 0 else first_number)
@@ -110,9 +123,11 @@ def _read_tail(reader, key: str) -> LogWindow:
             raise
         empty = reader.head(key)  # an empty log has no last bytes to ask for
         return LogWindow([], 0, 0, empty.size, empty.last_modified)
-    data, start = _whole_lines(blob)
+    data, start = _newest(*_whole_lines(blob))
     first_number = None
-    if start > 0 and blob.size <= NUMBERING_LIMIT:
+    if start > 0 and blob.start == 0:  # the read holds the log's start (its first rows were cut): count there
+        first_number = runlog.count_lines(blob.body[:start]) + 1
+    elif start > 0 and blob.size <= NUMBERING_LIMIT:
         first_number = runlog.count_lines(reader.get(key, start=0, end=start - 1).body) + 1
     return _window(blob, data, start, first_number)
 
@@ -121,17 +136,31 @@ def _read_before(reader, key: str, before: int, length: int, next_number: int | 
     """The whole lines in the ``length`` bytes before byte ``before``; numbered back from ``next_number``
     (the number of the line at ``before``) when it is known."""
     blob = reader.get(key, start=max(0, before - length), end=before - 1)
-    data, start = _whole_lines(blob)
+    data, start = _newest(*_whole_lines(blob))
     first_number = next_number - runlog.count_lines(data) if next_number else None
     return _window(blob, data, start, first_number if first_number and first_number > 0 else None, note)
 
 
 def _read_at(reader, key: str, offset: int) -> LogWindow:
-    """The lines around byte ``offset`` (a link to a line of a log too large to number when it opens)."""
+    """The lines around byte ``offset`` (a link to a line of a log too large to number when it opens).
+    When the read holds more than ``ROWS_PER_VIEW`` lines, the line holding ``offset`` stays with at least
+    ``DEEP_LINK_CONTEXT`` lines above it; the lines cut above are "show earlier"'s."""
     blob = reader.get(key, start=max(0, offset - AROUND_BYTES), end=offset + TAIL_BYTES - 1)
     data, start = _whole_lines(blob)
-    reaches_end = blob.start + len(blob.body) >= blob.size
-    return _window(blob, data, start, None, "" if reaches_end else "This is a part of the log around a linked line.")
+    holding = data.rfind(b"\n", 0, max(0, offset - start)) + 1
+    above, below = data.count(b"\n", 0, holding), runlog.lines_in(data[holding:])
+    kept_above = min(above, max(_context(), ROWS_PER_VIEW - below))
+    first = runlog.last_lines_start(data, kept_above, holding)
+    stop = runlog.first_lines_end(data, ROWS_PER_VIEW, first)
+    reaches_end = stop == len(data) and blob.start + len(blob.body) >= blob.size
+    note = "" if reaches_end else "This is a part of the log around a linked line."
+    first_number = data.count(b"\n", 0, first) + 1 if start == 0 else None  # a read from the log's start
+    return _window(blob, data[first:stop], start + first, first_number, note)
+
+
+def _context() -> int:
+    """Lines shown above a linked line: ``DEEP_LINK_CONTEXT``, less when the row cap is smaller."""
+    return max(0, min(DEEP_LINK_CONTEXT, ROWS_PER_VIEW - 1))
 
 
 def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
@@ -139,19 +168,16 @@ def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
     the lines shown are cleaned and classified."""
     blob = reader.get(key, max_bytes=WHOLE_LOG_LIMIT)
     data = runlog.complete_lines(blob.body)
-    starts = [0, *(newline.end() for newline in re.finditer(b"\n", data))]
-    if starts[-1] == len(data):
-        starts.pop()  # the log ends with a newline: no line starts after it
-    total = len(starts) if data else 0
-    first = max(0, min(line_number, total) - 1 - DEEP_LINK_CONTEXT)
-    after = min(total, first + DEEP_LINK_MAX_LINES)
+    total = runlog.lines_in(data)
+    first = max(0, min(line_number, total) - 1 - _context())
+    after = min(total, first + ROWS_PER_VIEW)
     note = ""
     if line_number > total:
         note = f"The log has {total} lines, so line {line_number} does not exist; showing its end."
     if after < total or not blob.complete:
         note = "Only part of the log after this line is shown; open the end of the log to follow it."
-    start = starts[first] if total else 0
-    end = starts[after] if after < total else len(data)
+    start = runlog.line_start(data, first)
+    end = runlog.first_lines_end(data, after - first, start)
     lines = runlog.split_lines(data[start:end], start, first + 1)
     return LogWindow(lines, start, end, blob.size, blob.last_modified, note)
 
@@ -350,8 +376,9 @@ def _poll_url(address: str, offset: int, number: int | None, failures: int = 0, 
 
 
 def _earlier_page_url(address: str, window: LogWindow) -> str:
-    """The same "show earlier" as a whole page, for browsers without JavaScript."""
-    number = window.first_number(context=DEEP_LINK_CONTEXT)
+    """The same "show earlier" as a whole page, for browsers without JavaScript: a numbered log opens at
+    the line whose view (its context above it, ``ROWS_PER_VIEW`` lines in all) ends just above this one."""
+    number = window.first_number(context=ROWS_PER_VIEW - _context())
     if number:
         return viewer_link("/log", log=address, line=number)
     return viewer_link("/log", log=address, before=window.start)
@@ -377,6 +404,7 @@ def log_more(request, target: Target):
         data = b""
         if head.size > after:
             data = runlog.complete_lines(target.reader.get(target.key, start=after, end=head.size - 1).body)
+            data = data[: runlog.first_lines_end(data, ROWS_PER_VIEW)]  # the rest is the next poll's
     except StoreError as error:
         if error.outcome is Outcome.NOT_FOUND and after == 0:
             return _poll_waiting(request, address, (positive_int(request.GET.get("waits")) or 0) + 1)
