@@ -61,6 +61,12 @@ LOGINS = Counter(f"{PREFIX}_logins", "Login attempts, by outcome.", ["outcome"])
 LOGIN_REFUSALS = Counter(
     f"{PREFIX}_login_rate_limit_refusals", "Logins refused by a rate limit before the store was asked.", ["limit"]
 )
+CAMPAIGN_FINDINGS = Gauge(
+    f"{PREFIX}_campaign_findings",
+    "Campaigns with each finding of the diagnosis, by its stable code (docs/troubleshooting.md), all namespaces.",
+    ["code"],
+    multiprocess_mode="mostrecent",
+)
 STATUS_WRITES = Counter(f"{PREFIX}_status_writes", "Campaign status record writes, by outcome.", ["outcome"])
 POLLS = Counter(
     f"{PREFIX}_polls", "Polls served to open pages, by what polled and whether anything changed.", ["kind", "changed"]
@@ -148,6 +154,20 @@ def login_refused(limit: str) -> None:
 def status_write(outcome: str) -> None:
     """A status record write: `created`, `updated`, `conflict`, `foreign`, `failed`."""
     STATUS_WRITES.labels(outcome).inc()
+
+
+_findings_by_namespace: dict[str, dict[str, int]] = {}
+_findings_lock = threading.Lock()
+
+
+def campaign_findings(namespace: str, counts: dict[str, int]) -> None:
+    """The number of campaigns of ``namespace`` with each finding code (every known code, 0 included, so an
+    alert sees a cause go away); the gauge is their sum over the namespaces this process reads."""
+    with _findings_lock:
+        _findings_by_namespace[namespace] = dict(counts)
+        codes = {code for each in _findings_by_namespace.values() for code in each}
+        for code in codes:
+            CAMPAIGN_FINDINGS.labels(code).set(sum(each.get(code, 0) for each in _findings_by_namespace.values()))
 
 
 def poll(kind: str, changed: bool) -> None:

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from campaigns.cluster import collector, informer, kube, sources, status_records
 from campaigns.domain.projection import Projection, project_again
+from campaigns.domain.projection.findings import findings_count
 from campaigns.domain.timelines import Timelines
 from campaigns.models import Campaign, Snapshot
 from campaigns.wording.banners import stale_banner
@@ -192,6 +193,7 @@ class Board:
         now = timezone.now()
         self.projection = project_again(snapshot, now, self.projection)
         self.timelines.hang_on(self.projection.campaigns, snapshot.status_records, now, settings.HTRFLOW_STALL_MINUTES)
+        metrics.campaign_findings(self.namespace, findings_count(self.projection.campaigns))
         edition = (self.current.edition if self.current else 0) + 1
         return Reading(self.namespace, snapshot, self.projection.campaigns, edition)
 

@@ -136,7 +136,13 @@ def snapshot_of(namespace: str, lists: dict[str, list[dict] | None]) -> Snapshot
     finished = lists.pop(FINISHED_WARMUP_PODS, None)
     if finished:
         lists["pods"] = [*(lists["pods"] or []), *finished]
-    return Snapshot(namespace=namespace, read_at=datetime.now(UTC), **lists)
+    return Snapshot(
+        namespace=namespace,
+        read_at=datetime.now(UTC),
+        kueue_namespace=settings.HTRFLOW_KUEUE_NAMESPACE,
+        results_url=settings.HTRFLOW_RESULTS_URL,
+        **lists,
+    )
 
 
 def fetch_snapshot(namespace: str) -> Snapshot:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from campaigns.models.findings import NOBODY, Finding
 from campaigns.models.pace import CampaignPace
 from campaigns.models.volume_list import Volumes
 from core import contract
@@ -108,6 +109,10 @@ class Snapshot:
     resource_flavors: list[dict] | None = None  # Kueue ResourceFlavors; None = not readable
     kueue_deployments: list[dict] | None = None  # Deployments in Kueue's namespace; None = not read or readable
     kueue_pods: list[dict] | None = None  # Kueue's controller pods (control-plane=controller-manager); None = same
+    # What the site that read it is set up with (not read from the cluster): where Kueue runs, and the
+    # results address its viewers read, against which a campaign's own address is compared.
+    kueue_namespace: str = ""
+    results_url: str = ""
     read_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -134,9 +139,15 @@ class Counts:
     failed: int = 0
     active: int = 0
     pending: int = 0
+    waiting: int = 0  # of the active ones, those whose pod still waits for the model cache (warmup-wait)
 
     def as_api(self) -> dict:
         return {"total": self.total, "active": self.active, "done": self.done, "failed": self.failed}
+
+    @property
+    def processing(self) -> int:
+        """Volumes being processed now: active and past waiting for the model cache."""
+        return max(0, self.active - self.waiting)
 
 
 @dataclass
@@ -358,6 +369,11 @@ class Campaign:
     part_states: list[PartState] = field(default_factory=list)  # one per live Job, for the status records
     stored_phase: str = ""  # the phase the status record held (for campaigns whose Job is gone)
     job_message: str = ""  # the Job's Failed condition, "reason: message", bounded
+    # What the troubleshooting guide's Check steps found (domain.projection.findings), the one that
+    # explains the campaign's state first; worded when rendered.
+    findings: list[Finding] = field(default_factory=list)
+    # How long its pods wait for the warm-up's marker before giving up, from its Job's warmup-wait container.
+    warmup_wait_seconds: int = 900
     # Pace, forecast and stall (models/pace.py), hung on by the board after each projection from what
     # it observed over time (never by the projection, which sees one moment): None until it has.
     pace: CampaignPace | None = None
@@ -388,6 +404,8 @@ class Campaign:
             return True
         if self.stalled:
             return True
+        if any(finding.actor != NOBODY for finding in self.findings):
+            return True  # a cause the product found, that a person has to act on
         troubled_queue = ("never_fits", "no_workload_priority_class", "kueue_silent", "inadmissible")
         return self.queue is not None and self.queue.kind in troubled_queue
 

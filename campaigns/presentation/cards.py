@@ -18,16 +18,18 @@ from django.urls import reverse
 from campaigns.domain.pace import with_pages
 from campaigns.domain.quality import CampaignQuality, campaign_quality
 from campaigns.models import RUNNING, Campaign, Sentence, Volume, bounded
+from campaigns.models.findings import Finding
 from campaigns.models.pace import PageEvidence
 from campaigns.presentation.pace_chart import PaceChart, chart_for
 from campaigns.store import progress
 from campaigns.wording import notes
+from campaigns.wording.findings import finding_sentence
 from campaigns.wording.pace import forecast_sentence, pace_fact, stall_sentence
 from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
 from campaigns.wording.queue import queue_sentence
-from campaigns.wording.states import campaign_sentence
+from campaigns.wording.states import WARMUP_AREAS, campaign_sentence, held_by
 from campaigns.wording.volumes import NO_SENTENCE, volume_sentence
-from campaigns.wording.warmup import warmup_sentence
+from campaigns.wording.warmup import WARMUP_WAITING, campaign_warmup_sentence
 from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
 from core.kubectl import job_pods, kubectl
 from results.store.keys import url_for_key
@@ -208,10 +210,35 @@ class Card:
         return campaign_sentence(self.campaign)
 
     @cached_property
+    def findings_said(self) -> list[tuple[Finding, Sentence]]:
+        """Each finding with its words, in the projection's order (the one that explains the state first)."""
+        return [(finding, finding_sentence(finding)) for finding in self.campaign.findings]
+
+    @property
+    def finding_lines(self) -> list[Sentence]:
+        """Findings said on lines of their own: those the state chip, the warm-up chip and the note on
+        waiting volumes do not say already."""
+        own = held_by(self.campaign)
+        said_elsewhere = (own,) if own is not None else ()
+        return [
+            said
+            for finding, said in self.findings_said
+            if finding not in said_elsewhere and finding.area not in WARMUP_AREAS
+        ]
+
+    @property
+    def waiting_note(self) -> str:
+        """What the volumes waiting for the model cache wait for, and until when by the Job's own limit."""
+        waiting = next((said for finding, said in self.findings_said if finding.code == WARMUP_WAITING), None)
+        if waiting is not None:
+            return waiting.text
+        return self.waiting[0].said.text if self.waiting else ""
+
+    @cached_property
     def warmup_said(self) -> Sentence | None:
         """The warm-up chip's sentence, when the card shows the chip."""
         warmup = self.campaign.warmup
-        return warmup_sentence(warmup, self.campaign.namespace) if warmup and warmup.shows_chip else None
+        return campaign_warmup_sentence(self.campaign) if warmup and warmup.shows_chip else None
 
     @property
     def trouble_flag(self) -> str:
@@ -279,8 +306,9 @@ def operator_commands(campaign: Campaign) -> list[str]:
     jobs = campaign.parts or [campaign.name]
     warmup = campaign.warmup
     reasons = [
+        *(finding_sentence(finding) for finding in campaign.findings),
         campaign_sentence(campaign),
-        warmup_sentence(warmup, ns) if warmup and warmup.shows_chip else None,
+        campaign_warmup_sentence(campaign) if warmup and warmup.shows_chip else None,
         *(volume_sentence(v) for v in campaign.failures[:3]),
     ]
     commands = [command for sentence in reasons if sentence is not None for command in sentence.commands]

@@ -25,10 +25,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from campaigns.models import Campaign
+from campaigns.models.findings import NOBODY
 from campaigns.presentation.overview import Match, row
 from campaigns.wording import feed as words
+from campaigns.wording.findings import finding_sentence
 from campaigns.wording.queue import queue_sentence
-from campaigns.wording.warmup import warmup_sentence
+from campaigns.wording.states import HELD_AREAS, WARMUP_AREAS, held_by
+from campaigns.wording.warmup import campaign_warmup_sentence
 from core.text import escape_unsafe, reveal_invisible
 
 FINISHED_DAYS = 14
@@ -88,11 +91,18 @@ def _causes(campaign: Campaign) -> list[tuple[str, datetime | None, str]]:
     warmup = campaign.warmup
     if warmup is not None and (warmup.state == "failed" or warmup.marker_missing):
         when = warmup.reason.finished_at if warmup.reason is not None else None
-        causes.append(("warmup", when, words.sentence_or(warmup_sentence(warmup, campaign.namespace), words.SOMETHING)))
+        causes.append(("warmup", when, words.sentence_or(campaign_warmup_sentence(campaign), words.SOMETHING)))
     queue = campaign.queue
-    if queue is not None and queue.kind in TROUBLED_QUEUE:
+    held = held_by(campaign)
+    if held is not None and held.actor != NOBODY:
+        causes.append((held.code, held.since or (queue.since if queue else None), words.sentence_or(
+            finding_sentence(held), words.SOMETHING)))
+    elif queue is not None and queue.kind in TROUBLED_QUEUE:
         said = queue_sentence(queue, campaign.namespace)
         causes.append((f"queue-{queue.kind}", queue.since, words.sentence_or(said, words.SOMETHING)))
+    for finding in campaign.findings:  # the causes found that no line above says, which need a person
+        if finding.actor != NOBODY and finding.area not in (*HELD_AREAS, *WARMUP_AREAS):
+            causes.append((finding.code, finding.since, words.sentence_or(finding_sentence(finding), words.SOMETHING)))
     if campaign.stalled:
         # Its own time, and its own entry each time it stalls anew (a stall is the cause most likely to
         # come back within one Job).

@@ -16,12 +16,14 @@ from django.views.decorators.csrf import csrf_exempt
 from campaigns.cluster import reading
 from campaigns.domain import quality
 from campaigns.models import RECORD_PHASES, RUNNING, Campaign, Volume, _iso
+from campaigns.models.findings import Fact, Finding
 from campaigns.presentation import cards
 from campaigns.store import progress
+from campaigns.wording.findings import finding_sentence
 from campaigns.wording.queue import queue_sentence
 from campaigns.wording.states import campaign_sentence
 from campaigns.wording.volumes import volume_sentence
-from campaigns.wording.warmup import warmup_sentence
+from campaigns.wording.warmup import campaign_warmup_sentence
 from results.store.keys import results_base
 
 API_VERSION = "v1"
@@ -143,9 +145,45 @@ def summary(campaign: Campaign) -> dict:
         "inTrouble": campaign.in_trouble,
         "sentence": campaign_sentence(campaign).text,
         "queue": _queue(campaign),
-        "warmupSentence": warmup_sentence(campaign.warmup, campaign.namespace).text if campaign.warmup else "",
+        "warmupSentence": _text(campaign_warmup_sentence(campaign)),
+        "findings": [finding_json(finding) for finding in campaign.findings],
         **_pace(campaign),
     }
+
+
+def _fact_json(fact: Fact) -> dict:
+    return {"object": fact.object, "field": fact.field, "value": fact.value}
+
+
+def finding_json(finding: Finding) -> dict:
+    """A finding as data beside its words: the stable code, what it is about, the evidence read, what was
+    ruled out and what could not be read, the fix as commands or changes, who acts, since when."""
+    subject = finding.subject
+    return {
+        "code": finding.code,
+        "subject": {"kind": subject.kind, "namespace": subject.namespace, "campaign": subject.campaign,
+                    "volume": subject.volume or None, "pipeline": subject.pipeline or None},
+        "actor": finding.actor,
+        "since": _iso(finding.since) or None,
+        "values": dict(finding.values),
+        "evidence": [_fact_json(fact) for fact in finding.evidence],
+        "ruledOut": [
+            {"check": check.what, "outcome": check.outcome, "facts": [_fact_json(fact) for fact in check.facts]}
+            for check in finding.ruled_out
+        ],
+        "notRead": [_fact_json(fact) for fact in finding.not_read],
+        "fix": [{"step": step.code, "argv": list(step.argv), "change": dict(step.change)} for step in finding.fix],
+        **_finding_words(finding),
+    }
+
+
+def _finding_words(finding: Finding) -> dict:
+    said = finding_sentence(finding)
+    return {"sentence": said.text, "detail": said.detail, "commands": list(said.commands)}
+
+
+def _text(sentence) -> str:
+    return sentence.text if sentence is not None else ""
 
 
 def _queue(campaign: Campaign) -> dict | None:

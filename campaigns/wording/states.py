@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from campaigns.models import FAILED, PARTIALLY_FAILED, PAUSED, QUEUED, RUNNING, SUCCEEDED, Campaign, Sentence, bounded
+from campaigns.models.findings import NOBODY, Finding
+from campaigns.wording.findings import finding_sentence
 from campaigns.wording.queue import queue_sentence
 from campaigns.wording.words import QUOTE_LIMIT, plural
 
@@ -54,7 +56,10 @@ def campaign_sentence(campaign: Campaign) -> Sentence:
 
 def _running(campaign: Campaign) -> Sentence:
     counts = campaign.counts
-    text = f"Running: {counts.done} of {counts.total} volumes done, {counts.active} being processed."
+    text = f"Running: {counts.done} of {counts.total} volumes done, {counts.processing} being processed"
+    if counts.waiting:
+        text += f", {counts.waiting} waiting for the model cache"
+    text += "."
     if counts.failed:
         text += f" {plural(counts.failed, 'volume')} failed for good; see the problems below."
     tone = "warn" if counts.failed else "info"
@@ -68,10 +73,27 @@ def _held(campaign: Campaign) -> Sentence:
     """A queued or paused campaign: its queue's sentence when the queue said why."""
     counts = campaign.counts
     prefix = "Queued" if campaign.phase == QUEUED else f"Paused after {counts.done} of {counts.total} volumes"
+    found = held_by(campaign)
+    if found is not None:
+        inner = finding_sentence(found)
+        return Sentence(f"{prefix}. {inner.text}", detail=inner.detail, commands=inner.commands, tone=inner.tone)
     if campaign.queue is not None:
         inner = queue_sentence(campaign.queue, campaign.namespace)
         return Sentence(f"{prefix}. {inner.text}", detail=inner.detail, commands=inner.commands, tone=inner.tone)
     return Sentence(f"{prefix}: waiting for the queue to admit it.", detail=job_detail(campaign), tone="idle")
+
+
+# Findings that say why a queued or paused campaign does not run (its state chip words them).
+HELD_AREAS = ("queue", "kueue")
+# Findings the warm-up chip words, and the card's note on volumes waiting for the cache.
+WARMUP_AREAS = ("warmup", "cache")
+
+
+def held_by(campaign: Campaign) -> Finding | None:
+    """The finding that says why the queue holds the campaign back and that a person has to act on, if the
+    product found one. A campaign that only waits its turn (nobody acts) keeps the queue's own sentence,
+    which says how many wait ahead and who holds the capacity."""
+    return next((f for f in campaign.findings if f.area in HELD_AREAS and f.actor != NOBODY), None)
 
 
 def job_detail(campaign: Campaign) -> str:

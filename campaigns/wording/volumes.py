@@ -33,8 +33,7 @@ def volume_sentence(volume: Volume, namespace: str = "", held: bool = False) -> 
         return Sentence("Done.", tone="ok")
     if volume.state == "active" and volume.waiting_for_cache:
         return Sentence(
-            "Waiting for the model cache to be ready (at most 15 minutes); "
-            "it starts by itself once the warm-up is done.",
+            "Waiting for the model cache to be ready; it starts by itself once the warm-up is done.",
             detail=f"warmup-wait is waiting for /data/warmup/{volume.pipeline}.done",
             tone="idle",
         )

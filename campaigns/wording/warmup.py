@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from campaigns.models import Sentence, Warmup, bounded
+from campaigns.models import Campaign, Sentence, Warmup, bounded
+from campaigns.wording.findings import finding_sentence
+from campaigns.wording.pace import duration
+from campaigns.wording.reasons import DEFAULT_WARMUP_WAIT_SECONDS
 from campaigns.wording.words import QUOTE_LIMIT, trimmed_message
 from core.kubectl import job_pods, kubectl
 
@@ -19,14 +22,14 @@ _STATE_WORDS = {
         "info",
     ),
     "pending": (
-        "The model cache warm-up for {pipeline} has not started yet. Volumes wait for it (up to 15 minutes) and "
+        "The model cache warm-up for {pipeline} has not started yet. Volumes wait for it (up to {wait}) and "
         "start by themselves once it is done; if it does not start, an operator should look at the warm-up Job.",
         (("describe", "job", "{job}"),),
         "idle",
     ),
     "missing": (
         "There is no model cache warm-up for {pipeline}. If its cache was not filled before, its volumes wait for "
-        "a marker nobody writes and give up after 15 minutes. Applying the campaigns again creates the warm-up "
+        "a marker nobody writes and give up after {wait}. Applying the campaigns again creates the warm-up "
         "Job {job}.",
         (("get", "jobs", "-l", "app=htrflow-warmup"),),
         "warn",
@@ -35,9 +38,24 @@ _STATE_WORDS = {
 _UNKNOWN_STATE = ("The state of the model cache for {pipeline} is not known.", (), "idle")
 
 
-def warmup_sentence(warmup: Warmup, namespace: str = "") -> Sentence:
-    """The warm-up chip's sentence for each warm-up state."""
+WARMUP_WAITING = "warmup.waiting"  # said on the card's note of waiting volumes, not on the chip
+
+
+def campaign_warmup_sentence(campaign: Campaign) -> Sentence | None:
+    """The warm-up chip's sentence of a campaign (None: it has no warm-up), with its own wait limit."""
+    if campaign.warmup is None:
+        return None
+    found = next((f for f in campaign.findings if f.area in ("warmup", "cache") and f.code != WARMUP_WAITING), None)
+    if campaign.warmup.marker_missing and found is not None:
+        return finding_sentence(found)
+    return warmup_sentence(campaign.warmup, campaign.namespace, campaign.warmup_wait_seconds)
+
+
+def warmup_sentence(warmup: Warmup, namespace: str = "", wait_seconds: int = DEFAULT_WARMUP_WAIT_SECONDS) -> Sentence:
+    """The warm-up chip's sentence for each warm-up state; ``wait_seconds`` is how long the campaign's pods
+    wait for the marker (`Campaign.warmup_wait_seconds`, from its Job)."""
     names = {
+        "wait": duration(wait_seconds, up=False),
         "pipeline": warmup.pipeline or "this pipeline",
         "job": warmup.job_name or f"htr-warmup-{warmup.pipeline}",
         "namespace": namespace,
@@ -80,10 +98,9 @@ def _marker_missing(warmup: Warmup, names: dict[str, str], detail: str) -> Sente
     pipeline, job, namespace = names["pipeline"], names["job"], names["namespace"]
     return Sentence(
         f"The model cache warm-up for {pipeline} finished, yet campaign pods did not find its marker "
-        f"{warmup.marker_path}. Usually the warm-up Job runs with a different runtimeClassName, nodeSelector or "
-        "tolerations than the campaign Job, or a ReadWriteOnce cache was filled on another node. "
-        f"This does not fix itself: an operator should fix that, delete the finished warm-up Job {job} by hand "
-        "and apply again.",
+        f"{warmup.marker_path}. Why could not be checked: the pods that gave up, or the warm-up Job, are no longer "
+        f"there to compare. This does not fix itself: an operator has to find the cause, delete the finished "
+        f"warm-up Job {job} by hand and apply again.",
         detail=detail,
         commands=(*_look(names), kubectl("delete", "job", job, namespace=namespace)),
         tone="bad",
@@ -103,7 +120,7 @@ def _failed(warmup: Warmup, names: dict[str, str], detail: str) -> Sentence:
         )
     return Sentence(
         f"The model cache warm-up for {pipeline} failed{said}. Volumes of this pipeline cannot start and give up "
-        f"after waiting 15 minutes. {will}",
+        f"after waiting {names['wait']}. {will}",
         detail=f"{detail}: {bounded(warmup.message)}" if warmup.message else detail,
         commands=(
             *_look(names),

@@ -104,3 +104,31 @@ def test_a_list_poll_that_brings_nothing_new_counts_as_unchanged(cluster, client
 
 def test_the_site_itself_has_no_metrics_path(client):
     assert client.get("/metrics").status_code in (302, 404)
+
+
+def test_campaign_findings_count_campaigns_by_code_across_namespaces():
+    metrics.campaign_findings("ns-a", {"test.one": 1, "test.two": 0})
+    metrics.campaign_findings("ns-b", {"test.one": 2})
+    samples = scrape()
+    assert value(samples, "htrbrowser_campaign_findings", code="test.one") == 3
+    assert ("code", "test.two") in dict(samples["htrbrowser_campaign_findings"]) or value(
+        samples, "htrbrowser_campaign_findings", code="test.two") == 0
+    metrics.campaign_findings("ns-a", {"test.one": 0, "test.two": 0})  # the cause went away there
+    assert value(scrape(), "htrbrowser_campaign_findings", code="test.one") == 2
+
+
+def test_a_reading_counts_its_campaigns_findings(cluster, client, store, session_key_file, settings):
+    settings.HTRFLOW_RESULTS_URL = "https://htr.example.org/results"
+    add_campaign(cluster, "published-elsewhere", volume_ids=["A1"], active=1)
+    job = cluster.get("batch/v1", "Job", NS, "published-elsewhere")
+    job["spec"]["template"]["spec"]["containers"][0]["env"] = [
+        {"name": "RESULTS_URL", "value": "https://old-htr.example.org/results"}  # not where this site reads
+    ]
+    cluster.put(job)
+    reading.clear_cache()
+    login_as(client, store.accounts["full"])
+    assert client.get("/").status_code == 200
+    samples = scrape()
+    assert value(samples, "htrbrowser_campaign_findings", code="results.other_address") >= 1
+    assert ("code", "kueue.down") in {pair for labels in samples["htrbrowser_campaign_findings"] for pair in labels}
+    assert value(samples, "htrbrowser_campaign_findings", code="kueue.down") == 0

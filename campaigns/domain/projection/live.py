@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from campaigns.domain.diagnosis.wait import wait_limit
+from campaigns.domain.projection.findings import diagnose
 from campaigns.domain.projection.index import SnapshotIndex
 from campaigns.domain.projection.jobs import job_finished_at, job_phase, job_suspended, template_config_map
 from campaigns.domain.projection.pipeline import fill_pipeline
@@ -202,6 +204,9 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
         _fill_queue(campaign, snapshot, index, parts, now)
     campaign.part_states = [_part_state(part) for part in parts]
     _mark_held(parts, notable, held=phase in (QUEUED, PAUSED))
+    campaign.counts.waiting = sum(1 for volume in notable if volume.state == "active" and volume.waiting_for_cache)
+    campaign.warmup_wait_seconds = wait_limit(first).seconds
+    campaign.findings = diagnose(snapshot, index, campaign, jobs)
     return campaign
 
 
