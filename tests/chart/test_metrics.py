@@ -31,6 +31,7 @@ def exported_names() -> set[str]:
     metrics.login_refused("address")
     metrics.status_write("not_writer")
     metrics.poll("board", True)
+    metrics.campaign_findings("htr-batch", {"kueue.down": 0})
     text = metrics.exposition()[0].decode()
     return {sample.name for family in text_string_to_metric_families(text) for sample in family.samples}
 
@@ -146,7 +147,7 @@ def test_monitoring_without_metrics_or_twice_is_refused(values, sentence):
 def test_the_alerts_an_operator_wants_are_there_and_select_this_release_only():
     by_name = {rule["alert"]: rule for rule in rules()}
     assert set(by_name) == {"HtrbrowserClusterUnreadable", "HtrbrowserStoreUnreachable", "HtrbrowserNoStatusWriter",
-                            "HtrbrowserLoginFailures"}
+                            "HtrbrowserLoginFailures", "HtrbrowserKueueNotRunning", "HtrbrowserCampaignsNeedAPerson"}
     for rule in by_name.values():
         assert rule["annotations"]["summary"] and rule["annotations"]["description"]
         assert rule["labels"]["severity"] in {"info", "warning", "critical"}
