@@ -18,11 +18,16 @@ deadline_exceeded, oom_killed, evicted, queued_turn, queued_never_fits, queued_m
 paused_before_start, paused_after_some, succeeded, succeeded_failed_pages, partially_failed,
 failed, split, job_gone, job_gone_partially_failed, images_form, old_log_key, limited_denied,
 quality_scored (its pipeline ``swe-lines-v2-scored`` scores every page), quality_unscored, stalled (pods
-running, nothing finished and nothing written for over an hour).
+running, nothing finished and nothing written for over an hour), and one campaign per cause the
+troubleshooting guide names (``scene_causes``): warmup_placement_differs, cache_rwo_other_node,
+cache_replaced, queue_untolerated_taint, results_other_address, model_not_in_cache
+(queued_never_fits is Kueue's exceeds-max-quota, queued_turn its waiting-for-quota).
 
-Beside the campaigns the cluster holds what they stand on: a bound claim for the model cache their
-pods mount, Kueue's ResourceFlavors (the two the ClusterQueue names, and one a taint keeps for one
-team) and Kueue's controller, running in ``kueue-system``.
+Beside the campaigns the cluster holds what they stand on: a bound claim for each model cache their
+pods mount (the shared ReadWriteMany one, and the caches of ``scene_causes``' pipelines), Kueue's
+ResourceFlavors (the two the campaigns' ClusterQueue names, and one a taint keeps for one team, named
+only by that team's ClusterQueue ``htr-ocr-cq``) and Kueue's controller, running in ``kueue-system``
+(``kueue_objects(created, down_since=...)`` builds it crash-looping, for a test to swap in).
 
 Results addresses inside the bucket (``viewer_url``, IIIF ``seeAlso``, log lines) are built from
 ``results_url``, and image and manifest addresses from ``image_base``; both are only known once
@@ -31,18 +36,19 @@ the servers run, so a scene is built after they start.
 
 from __future__ import annotations
 
-import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from devstack import content_json as cj
+from devstack import scene_causes as causes
 from devstack import scene_kube as k
 from devstack import scene_store as s
 from devstack.scene_model import (
     DONE,
     FAILED,
+    NOT_IN_CACHE_ERROR,
     RETRYING,
     RUNNING,
     WAITING,
@@ -50,6 +56,8 @@ from devstack.scene_model import (
     Pipeline,
     Volume,
     add_pod,
+    failure_reason,
+    model_steps,
     setup_error,
     stream_error,
     verify_error,
@@ -58,27 +66,15 @@ from devstack.scene_model import (
 NAMESPACE = k.NAMESPACE
 BUCKET = "htrflow-results"
 
-_MODEL_STEPS = (
-    "steps:\n"
-    "- step: Segmentation\n  settings:\n    model: yolo\n    model_settings:\n"
-    "      model: Riksarkivet/yolov9-regions-1\n      revision: {regions}\n"
-    "- step: Segmentation\n  settings:\n    model: yolo\n    model_settings:\n"
-    "      model: Riksarkivet/yolov9-lines-within-regions-1\n      revision: {lines}\n"
-    "- step: TextRecognition\n  settings:\n    model: TrOCR\n    model_settings:\n"
-    "      model: {text_model}\n      model_kwargs:\n        revision: {text}\n"
-    "      processor_kwargs:\n        revision: {text}\n"
-)
-
-
-def _pipelines() -> dict[str, Pipeline]:
+def _pipelines(now: datetime) -> dict[str, Pipeline]:
     v2 = cj.DEFAULT_PIPELINE_YAML
-    v3 = _MODEL_STEPS.format(
+    v3 = model_steps(
         regions="8d1c2f3a4b5e6d7c8b9a0f1e2d3c4b5a69788796",
         lines="1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d",
         text_model="Riksarkivet/trocr-base-handwritten-hist-swe-9",
         text="5e4d3c2b1a0f9e8d7c6b5a49382716051f4e3d2c",
     )
-    v4 = _MODEL_STEPS.format(
+    v4 = model_steps(
         regions="2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e",
         lines="7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2",
         text_model="Riksarkivet/trocr-base-handwritten-hist-swe-3",
@@ -90,13 +86,18 @@ def _pipelines() -> dict[str, Pipeline]:
         "5e4d3c2b1a0f9e8d7c6b5a49382716051f4e3d2c. Please make sure you specified the correct `repo_id` and "
         "`repo_type`."
     )
-    return {
-        "swe-lines-v2": Pipeline("swe-lines-v2", v2, "complete"),
-        "swe-lines-v3": Pipeline("swe-lines-v3", v3, "failed", warmup_error),
-        "swe-lines-v4": Pipeline("swe-lines-v4", v4, "running"),
+    pipelines = {
+        "swe-lines-v2": Pipeline("swe-lines-v2", v2, "complete", created=now - timedelta(days=20)),
+        "swe-lines-v3": Pipeline(
+            "swe-lines-v3", v3, "failed", warmup_error, created=now - timedelta(days=1, hours=6, minutes=2)
+        ),
+        "swe-lines-v4": Pipeline("swe-lines-v4", v4, "running", created=now - timedelta(minutes=9)),
         # v2 with a quality prediction step: its campaigns' pages are scored.
-        "swe-lines-v2-scored": Pipeline("swe-lines-v2-scored", v2 + cj.QUALITY_STEP_YAML, "complete"),
+        "swe-lines-v2-scored": Pipeline(
+            "swe-lines-v2-scored", v2 + cj.QUALITY_STEP_YAML, "complete", created=now - timedelta(days=6)
+        ),
     }
+    return {**pipelines, **causes.pipelines(now)}
 
 
 @dataclass
@@ -132,6 +133,17 @@ class Scene:
     def campaign_of(self, situation: str) -> Campaign:
         return self.campaigns[self.situations[situation]]
 
+    def where_of(self, campaign: Campaign) -> s.Where:
+        """Where a campaign's results go: the site's results address unless its pods publish elsewhere."""
+        return where_of(self.where, campaign)
+
+
+def where_of(where: s.Where, campaign: Campaign) -> s.Where:
+    """``where`` with the campaign's own results address, when its pods publish under another one."""
+    if not campaign.results_url:
+        return where
+    return s.Where(where.namespace, campaign.results_url, where.image_base)
+
 
 # --- volume helpers --------------------------------------------------------------------------
 
@@ -142,7 +154,7 @@ class _Builder:
     def __init__(self, now: datetime, where: s.Where):
         self.now = now
         self.where = where
-        self.pipelines = _pipelines()
+        self.pipelines = _pipelines(now)
 
     def volumes(self, ids: list[str], pages: list[int]) -> list[Volume]:
         return [
@@ -213,6 +225,8 @@ def _failure_entry(kind: str, volume: Volume, error: str | None, last: bool) -> 
     """(stage, error, outcome) for the run log of one failed attempt."""
     if kind == "setup_404":
         return ("setup", error or setup_error(volume), "permanent")
+    if kind == "load":
+        return ("load", error or NOT_IN_CACHE_ERROR, "transient-last" if last else "transient")
     if kind in ("stream", "stream_last"):
         return ("stream", error or stream_error(volume), "transient-last" if last else "transient")
     if kind == "verify":
@@ -291,22 +305,6 @@ def _parish(b: _Builder) -> tuple[Campaign, dict]:
         "limited_allowed": [v[0].id, v[4].id],
     }
     return c, interest
-
-
-def failure_reason(volume: Volume) -> str:
-    """What the newest pod of a failed volume says (the read API's short reason)."""
-    state = volume.newest_pod["status"]
-    for container in state.get("containerStatuses", []) + state.get("initContainerStatuses", []):
-        message = container["state"].get("terminated", {}).get("message")
-        if message:
-            try:
-                return json.loads(message)["error"]
-            except (ValueError, KeyError, TypeError):
-                return message.strip()
-    if state.get("reason"):
-        return state["reason"]
-    terminated = state["containerStatuses"][0]["state"].get("terminated", {})
-    return f"{terminated.get('reason', 'failed')} (exit code {terminated.get('exitCode', '?')})"
 
 
 def _land_surveys(b: _Builder) -> Campaign:
@@ -624,6 +622,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
     gone_failed.volumes[2].served = False
     for campaign in (gone, gone_failed):
         campaign.job_gone = True
+    by_cause, cause_volumes, cause_situations = causes.campaigns(b)
     campaigns = [
         parish,
         long_running,
@@ -643,6 +642,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
         split_one,
         gone,
         gone_failed,
+        *by_cause,
     ]
     # The queued campaign asks for what is left after the admitted ones take their share.
     used = sum(c.gpus for c in campaigns if c.holds_quota)
@@ -659,6 +659,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
             "quality_scored": [v.id for v in church.volumes if v.state == DONE],
             "paused_after_some": [v.id for v in paused_after.volumes[:3]],
             "job_gone_partially_failed": [gone_failed.volumes[2].id, gone_failed.volumes[4].id],
+            **cause_volumes,
         }
     )
     situations = {
@@ -694,6 +695,7 @@ def _all_campaigns(b: _Builder) -> tuple[list[Campaign], dict[str, list[str]], d
         "limited_denied": parish.name,
         "quality_scored": church.name,  # its pipeline predicts quality: pages have scores
         "quality_unscored": succeeded.name,  # done volumes, no quality step: nothing about quality
+        **cause_situations,  # one campaign per cause the troubleshooting guide names (scene_causes)
     }
     return campaigns, interest, situations
 
@@ -718,12 +720,18 @@ def campaign_objects(campaign: Campaign, where: s.Where) -> list[dict]:
 
 
 def queue_objects(campaigns, created: datetime) -> list[dict]:
+    """The campaigns' LocalQueue and ClusterQueue with their counts and usage, and the OCR team's pair
+    (whose only flavor is tainted: what waits there waits for good)."""
+    campaigns = list(campaigns)
     gpus = sum(c.gpus for c in campaigns if c.holds_quota)
     admitted = sum(1 for c in campaigns if c.holds_quota)
     pending = sum(1 for c in campaigns if c.workload_state in ("waiting", "never_fits") and not c.job_gone)
+    ocr_pending = sum(1 for c in campaigns if c.workload_state == "untolerated" and not c.job_gone)
     return [
         k.cluster_queue_of(created, gpus, pending, admitted),
         k.local_queue(created=created, pending=pending, admitted=admitted),
+        k.ocr_cluster_queue_of(created, ocr_pending),
+        k.local_queue(k.OCR_QUEUE, created=created, pending=ocr_pending, cluster_queue=k.OCR_CLUSTER_QUEUE),
     ]
 
 
@@ -734,23 +742,45 @@ def _data_claim(job: dict) -> str:
     return (data.get("persistentVolumeClaim") or {}).get("claimName") or ""
 
 
-def cache_claims(objects: list[dict], created: datetime) -> list[dict]:
-    """A bound ReadWriteMany claim for each model cache the scene's Jobs mount, made before any used it."""
+def cache_claims(objects: list[dict], created: datetime, pipelines=()) -> list[dict]:
+    """A bound claim for each model cache the scene's Jobs mount: as the pipeline that mounts it says
+    (access modes, class, made when), else ReadWriteMany and made at ``created``, before any used it."""
     names = sorted({_data_claim(obj) for obj in objects if obj.get("kind") == "Job"} - {""})
-    return [k.cache_pvc(name, created=created) for name in names]
+    by_claim = {pipeline.claim: pipeline for pipeline in pipelines}
+    claims = []
+    for name in names:
+        pipeline = by_claim.get(name)
+        if pipeline is None:
+            claims.append(k.cache_pvc(name, created=created))
+            continue
+        made = pipeline.claim_created or created
+        claims.append(k.cache_pvc(name, access_modes=pipeline.claim_modes, storage_class=pipeline.claim_class,
+                                  created=made))
+    return claims
 
 
-def kueue_objects(created: datetime) -> list[dict]:
-    """Kueue as installed: the empty flavor and the A100 flavor the ClusterQueue names, a flavor that a
-    taint keeps for one team's nodes (no ClusterQueue of the scene names it), and its controller running."""
+def kueue_objects(created: datetime, down_since: datetime | None = None) -> list[dict]:
+    """Kueue as installed: the empty flavor and the A100 flavor the campaigns' ClusterQueue names, a flavor
+    that a taint keeps for one team's nodes (only that team's ClusterQueue names it), and its controller:
+    running, or with ``down_since`` crash-looping since then (its Deployment not available), to swap in
+    for the running one (same names)."""
+    if down_since is not None:
+        controller = [
+            k.kueue_deployment(ready=False, created=created, since=down_since),
+            k.kueue_controller_pod(state="crashloop", restarts=14, created=created, since=down_since),
+        ]
+    else:
+        controller = [
+            k.kueue_deployment(created=created, since=created),
+            k.kueue_controller_pod(created=created, since=created),
+        ]
     return [
         k.resource_flavor(k.DEFAULT_FLAVOR, created=created),
         k.resource_flavor(k.GPU_FLAVOR, node_labels={"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"},
                           created=created),
         k.resource_flavor(k.TAINTED_FLAVOR, node_labels={"node-pool": "ocr"},
                           node_taints=[k.taint("dedicated", "ocr-only")], created=created),
-        k.kueue_deployment(created=created, since=created),
-        k.kueue_controller_pod(created=created, since=created),
+        *controller,
     ]
 
 
@@ -840,14 +870,8 @@ def _cluster_objects(now: datetime, pipelines: dict[str, Pipeline]) -> tuple[lis
     ]
     objects += [k.priority_class(name, value, long_ago) for name, value in k.PRIORITY_CLASSES.items()]
     logs = []
-    when = {
-        "swe-lines-v2": now - timedelta(days=20),
-        "swe-lines-v2-scored": now - timedelta(days=6),
-        "swe-lines-v3": now - timedelta(days=1, hours=6, minutes=2),
-        "swe-lines-v4": now - timedelta(minutes=9),
-    }
     for pipeline in pipelines.values():
-        created = when[pipeline.id]
+        created = pipeline.created or now - timedelta(hours=1)
         finished = created + timedelta(minutes=1, seconds=24) if pipeline.warmup != "running" else None
         objects.append(k.pipeline_configmap_of(pipeline, created - timedelta(seconds=1)))
         job = k.warmup_job_of(pipeline, created, pipeline.warmup, finished)
@@ -888,7 +912,7 @@ def build_scene(now: datetime, image_base: str, results_url: str) -> Scene:
         objects += campaign_objects(campaign, where)
         objects += _events(campaign)
         for volume in campaign.volumes:
-            scene.files.update(s.volume_files(where, campaign, volume))
+            scene.files.update(s.volume_files(where_of(where, campaign), campaign, volume))
             if volume.served:
                 scene.image_volumes[volume.id] = volume.pages
             for pod in volume.pods:
@@ -899,7 +923,7 @@ def build_scene(now: datetime, image_base: str, results_url: str) -> Scene:
                 if message:
                     scene.pod_logs.append((NAMESPACE, pod["metadata"]["name"], "warmup-wait", message))
     objects += queue_objects(campaigns, now - timedelta(days=60))
-    objects += cache_claims(objects, now - timedelta(days=60))
+    objects += cache_claims(objects, now - timedelta(days=60), builder.pipelines.values())
     objects += kueue_objects(now - timedelta(days=60))
     scene.objects = objects
     parish = scene.campaigns[situations["limited_denied"]]
@@ -945,4 +969,5 @@ __all__ = [
     "cache_claims",
     "kueue_objects",
     "failure_reason",
+    "where_of",
 ]

@@ -48,7 +48,9 @@ CLUSTER_QUEUE = "htr-batch-cq"
 GPU_FLAVOR = "gpu-a100"
 CPU_FLAVOR = "default-flavor"
 DEFAULT_FLAVOR = "default-flavor"
-TAINTED_FLAVOR = "ocr-dedicated"  # nodes kept for one team by a taint; no ClusterQueue of the scene names it
+TAINTED_FLAVOR = "ocr-dedicated"  # nodes kept for one team by a taint: only that team's ClusterQueue names it
+OCR_QUEUE = "htr-ocr"  # that team's LocalQueue in the namespace, and its ClusterQueue
+OCR_CLUSTER_QUEUE = "htr-ocr-cq"
 GPU_QUOTA = 10
 CPU_QUOTA = 64
 MEMORY_QUOTA_GI = 256
@@ -68,6 +70,7 @@ DEMO_RESULTS_SECRET = "htr-batch-s3"
 DATA_PVC = "htr-model-cache"
 CACHE_STORAGE_CLASS = "cephfs"
 CACHE_PROVISIONER = "cephfs.csi.ceph.com"
+PROVISIONERS = {CACHE_STORAGE_CLASS: CACHE_PROVISIONER, "local-path": "rancher.io/local-path"}  # by storage class
 CACHE_SIZE = "200Gi"
 KUEUE_NAMESPACE = "kueue-system"
 KUEUE_CONTROLLER = "kueue-controller-manager"
@@ -235,7 +238,12 @@ def priority_class(name: str, value: int, now: datetime) -> dict:
 
 
 def local_queue(
-    name: str = QUEUE, *, created: datetime | str = QUEUES_CREATED, pending: int = 0, admitted: int = 0
+    name: str = QUEUE,
+    *,
+    created: datetime | str = QUEUES_CREATED,
+    pending: int = 0,
+    admitted: int = 0,
+    cluster_queue: str = CLUSTER_QUEUE,
 ) -> dict:
     return {
         "apiVersion": "kueue.x-k8s.io/v1beta2",
@@ -247,7 +255,7 @@ def local_queue(
             "creationTimestamp": iso(created),
             "labels": {"app.kubernetes.io/name": "htrflow-batch"},
         },
-        "spec": {"clusterQueue": CLUSTER_QUEUE},
+        "spec": {"clusterQueue": cluster_queue},
         "status": {
             "pendingWorkloads": pending,
             "reservingWorkloads": admitted,
@@ -271,6 +279,7 @@ def cluster_queue(
     pending: int = 1,
     admitted: int = 1,
     created: datetime | str = QUEUES_CREATED,
+    name: str = CLUSTER_QUEUE,
 ) -> dict:
     """The ClusterQueue with nominal quota and usage (usage counts requests of admitted workloads).
 
@@ -297,7 +306,7 @@ def cluster_queue(
     return {
         "apiVersion": "kueue.x-k8s.io/v1beta2",
         "kind": "ClusterQueue",
-        "metadata": {"name": CLUSTER_QUEUE, "uid": stable_uid("cq", CLUSTER_QUEUE), "creationTimestamp": iso(created)},
+        "metadata": {"name": name, "uid": stable_uid("cq", name), "creationTimestamp": iso(created)},
         "spec": {
             "namespaceSelector": {},
             "queueingStrategy": "BestEffortFIFO",
@@ -349,8 +358,10 @@ def warmup_job(
     created: datetime | str = WARMUP_CREATED,
     finished: datetime | str | None = WARMUP_FINISHED,
     pod_suffix: str | None = None,
+    claim: str = DATA_PVC,
 ) -> dict:
-    """The pipeline's warm-up Job: ``state`` succeeded, failed, running, or pending (nothing yet)."""
+    """The pipeline's warm-up Job: ``state`` succeeded, failed, running, or pending (nothing yet); its
+    pods mount the cache claim ``claim``."""
     name = f"htr-warmup-{pipeline}"
     uid = stable_uid("warmup", pipeline)
     labels = {"app": "htrflow-warmup", LABEL_MANAGED_BY: "converter", LABEL_PIPELINE: pipeline}
@@ -444,7 +455,7 @@ def warmup_job(
                     ],
                     "volumes": [
                         {"name": "pipeline", "configMap": {"name": f"htr-pipeline-{pipeline}", "defaultMode": 420}},
-                        {"name": "data", "persistentVolumeClaim": {"claimName": DATA_PVC}},
+                        {"name": "data", "persistentVolumeClaim": {"claimName": claim}},
                         {"name": "work", "emptyDir": {"sizeLimit": "4Gi"}},
                     ],
                 },
@@ -465,9 +476,10 @@ def warmup_pod(
     error: str = "",
     permanent: bool = True,
     suffix: str | None = None,
+    node: str = "gpu-node-02",
 ) -> dict:
-    """The warm-up Job's pod in ``state`` succeeded, failed or running; a failed one carries the
-    warm-up's JSON termination message (exit 13 when permanent)."""
+    """The warm-up Job's pod in ``state`` succeeded, failed or running, on ``node``; a failed one carries
+    the warm-up's JSON termination message (exit 13 when permanent)."""
     job = f"htr-warmup-{pipeline}"
     job_uid = stable_uid("warmup", pipeline)
     name = f"{job}-{suffix or stable_suffix(job, 'pod')}"
@@ -505,7 +517,7 @@ def warmup_pod(
         },
         "spec": {
             "restartPolicy": "Never",
-            "nodeName": "gpu-node-02",
+            "nodeName": node,
             "containers": [{"name": "warmup", "image": WRAPPER_IMAGE}],
         },
         "status": {
@@ -565,8 +577,11 @@ def pod_template(
     results_url: str = RESULTS_URL,
     gpus: int = 1,
     workload: str = "",
+    claim: str = DATA_PVC,
+    node_selector: dict | None = None,
 ) -> dict:
-    """A campaign Job's pod template: the wrapper behind its warmup-wait init container."""
+    """A campaign Job's pod template: the wrapper behind its warmup-wait init container, mounting the
+    cache claim ``claim``, its pods landing where ``node_selector`` says (anywhere: None)."""
     data_mount = {"name": "data", "mountPath": "/data", "readOnly": True, "subPath": cache_dir(pipeline, recipe)}
     env = [
         {"name": "PIPELINE_PATH", "value": "/config/pipeline.yaml"},
@@ -591,6 +606,7 @@ def pod_template(
     ]
     labels = {**_controller_labels(job, uid), "app": "htrflow-batch", KUEUE + "podset": "main"}
     annotations = {KUEUE + "workload": workload} if workload else {}
+    placement = {"nodeSelector": dict(node_selector)} if node_selector else {}
     return {
         "metadata": {"labels": labels, "annotations": annotations},
         "spec": {
@@ -599,6 +615,7 @@ def pod_template(
             "terminationGracePeriodSeconds": 120,
             "automountServiceAccountToken": False,
             "runtimeClassName": "nvidia",
+            **placement,
             "containers": [
                 {
                     "name": "wrapper",
@@ -635,7 +652,7 @@ def pod_template(
             "volumes": [
                 {"name": "campaign", "configMap": {"name": f"campaign-{job}", "defaultMode": 420}},
                 {"name": "pipeline", "configMap": {"name": f"htr-pipeline-{pipeline}", "defaultMode": 420}},
-                {"name": "data", "persistentVolumeClaim": {"claimName": DATA_PVC}},
+                {"name": "data", "persistentVolumeClaim": {"claimName": claim}},
                 {"name": "work", "emptyDir": {"medium": "Memory", "sizeLimit": "2Gi"}},
                 {"name": "s3", "secret": {"secretName": DEMO_RESULTS_SECRET, "defaultMode": 288}},
             ],
@@ -663,14 +680,16 @@ def campaign_job(
     generation: int = 2,
     status: dict | None = None,
     template: dict | None = None,
+    queue: str = QUEUE,
 ) -> dict:
-    """A campaign's Indexed Job. Its status is built from the index sets given, unless ``status`` is."""
+    """A campaign's Indexed Job in the LocalQueue ``queue``. Its status is built from the index sets
+    given, unless ``status`` is."""
     labels = {
         "app": "htrflow-batch",
         LABEL_MANAGED_BY: "converter",
         LABEL_CAMPAIGN: campaign or name,
         LABEL_PIPELINE: pipeline,
-        LABEL_QUEUE_NAME: QUEUE,
+        LABEL_QUEUE_NAME: queue,
     }
     if priority_class:
         labels[LABEL_PRIORITY_CLASS] = priority_class
@@ -747,12 +766,14 @@ def workload(
     gpus_per_pod: int = 1,
     cpu_flavor: str = DEFAULT_FLAVOR,
     gpu_flavor: str = DEFAULT_FLAVOR,
+    queue: str = QUEUE,
 ) -> dict:
-    """A campaign Job's Kueue Workload ``job-<job>-<suffix>``; admitted when ``cluster_queue`` is given.
+    """A campaign Job's Kueue Workload ``job-<job>-<suffix>`` in the LocalQueue ``queue``; admitted when
+    ``cluster_queue`` is given.
 
     ``template``: True for the Job's pod template, False for none, or the template itself.
     """
-    spec: dict = {"active": active, "queueName": QUEUE, "priority": priority}
+    spec: dict = {"active": active, "queueName": queue, "priority": priority}
     if priority_class:
         spec["priorityClassRef"] = {"group": "kueue.x-k8s.io", "kind": "WorkloadPriorityClass", "name": priority_class}
     if template is True:
@@ -818,9 +839,11 @@ def campaign_pod(
     uid: str = RUNNING_UID,
     workload: str = "",
     node: str = "gpu-node-01",
+    node_selector: dict | None = None,
 ) -> dict:
-    """A campaign pod of ``job`` at ``index``; ``wrapper`` / ``init`` are container status bodies
-    (a finished warmup-wait and a running wrapper unless given)."""
+    """A campaign pod of ``job`` at ``index`` on ``node``; ``wrapper`` / ``init`` are container status
+    bodies (a finished warmup-wait and a running wrapper unless given); ``node_selector`` as its
+    Job's template has it."""
     created = iso(created)
     name = f"{job}-{index}-{suffix}"
     status: dict = {"phase": phase, "startTime": iso(started) if started is not None else created}
@@ -879,6 +902,7 @@ def campaign_pod(
             "activeDeadlineSeconds": MAX_SECONDS,
             "nodeName": node,
             "runtimeClassName": "nvidia",
+            **({"nodeSelector": dict(node_selector)} if node_selector else {}),
             "initContainers": [{"name": "warmup-wait", "image": WRAPPER_IMAGE}],
             "containers": [{"name": "wrapper", "image": WRAPPER_IMAGE}],
         },
@@ -1006,10 +1030,10 @@ def cache_pvc(
     created: datetime | str = QUEUES_CREATED,
     phase: str = "Bound",
 ) -> dict:
-    """The model cache's PersistentVolumeClaim, bound by its provisioner (``phase`` Pending: not yet)."""
+    """The model cache's PersistentVolumeClaim, bound by its class's provisioner (``phase`` Pending: not yet)."""
     uid = stable_uid("pvc", namespace, name)
     bound = phase == "Bound"
-    annotations = {"volume.kubernetes.io/storage-provisioner": CACHE_PROVISIONER}
+    annotations = {"volume.kubernetes.io/storage-provisioner": PROVISIONERS.get(storage_class, CACHE_PROVISIONER)}
     if bound:
         annotations.update({"pv.kubernetes.io/bind-completed": "yes", "pv.kubernetes.io/bound-by-controller": "yes"})
     spec = {
@@ -1211,7 +1235,12 @@ def _warmup_state(state: str) -> str:
 def warmup_job_of(pipeline, created: datetime, state: str, finished: datetime | None) -> dict:
     """The pipeline's warm-up Job in the model's state: complete, failed or running."""
     return warmup_job(
-        pipeline.id, state=_warmup_state(state), recipe=pipeline.recipe_sha256, created=created, finished=finished
+        pipeline.id,
+        state=_warmup_state(state),
+        recipe=pipeline.recipe_sha256,
+        created=created,
+        finished=finished,
+        claim=pipeline.claim,
     )
 
 
@@ -1223,18 +1252,23 @@ def warmup_pod_of(pipeline, created: datetime, state: str, finished: datetime | 
         created=created,
         finished=finished,
         error=error,
+        node=pipeline.warmup_node,
     )
 
 
 def pod_template_of(campaign, results_url: str) -> dict:
+    """The campaign's pod template; its pods publish under the campaign's own results address if it
+    has one, else under ``results_url`` (the site's)."""
     return pod_template(
         campaign.name,
         campaign.uid,
         campaign.pipeline.id,
         campaign.pipeline.recipe_sha256,
-        results_url=results_url,
+        results_url=campaign.results_url or results_url,
         gpus=campaign.gpus_per_pod,
         workload=campaign.workload_name if campaign.workload_state else "",
+        claim=campaign.pipeline.claim,
+        node_selector=campaign.node_selector,
     )
 
 
@@ -1253,6 +1287,7 @@ def campaign_job_of(campaign, results_url: str) -> dict:
         generation=2 if campaign.started else 1,
         status=job_status_of(campaign),
         template=pod_template_of(campaign, results_url),
+        queue=campaign.queue,
     )
 
 
@@ -1303,11 +1338,29 @@ def job_status_of(campaign) -> dict:
     return status
 
 
+def _pending_message(campaign) -> str:
+    """What Kueue's scheduler says of a Workload it cannot place (v0.14: reason Pending), in its own
+    format: per pod set, each flavor's reason."""
+    where = "couldn't assign flavors to pod set main"
+    if campaign.workload_state == "waiting":
+        return (
+            f"{where}: insufficient unused quota for nvidia.com/gpu in flavor {GPU_FLAVOR}, "
+            f"{campaign.gpus_short} more needed"
+        )
+    if campaign.workload_state == "never_fits":
+        return (
+            f"{where}: insufficient quota for nvidia.com/gpu in flavor {GPU_FLAVOR}, previously considered podsets "
+            f"requests (0) + current podset request ({campaign.gpus}) > maximum capacity ({GPU_QUOTA})"
+        )
+    # untolerated: the only flavor of its queue is kept for one team by a taint the pods do not tolerate
+    return f"{where}: untolerated taint {{dedicated ocr-only NoSchedule <nil>}} in flavor {TAINTED_FLAVOR}"
+
+
 def workload_of(campaign) -> dict:
-    """The campaign's Kueue Workload in its state (admitted, waiting, never_fits, paused, finished)."""
+    """The campaign's Kueue Workload in its state (admitted, waiting, never_fits, untolerated, paused,
+    finished)."""
     state = campaign.workload_state
     count = campaign.parallelism
-    gpus = count * campaign.gpus_per_pod
     created = campaign.created
     admitted_at = campaign.started or created
     conditions = []
@@ -1322,18 +1375,8 @@ def workload_of(campaign) -> dict:
         message = "Job finished successfully" if success else "Job has failed indexes"
         reason = "Succeeded" if success else "Failed"
         conditions.append(cond("Finished", "True", reason, message, campaign.finished, probe=False))
-    if state == "waiting":
-        message = (
-            "couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu "
-            f"in flavor {GPU_FLAVOR}, {campaign.gpus_short} more needed"
-        )
-        conditions.append(cond("QuotaReserved", "False", "Pending", message, created, probe=False))
-    if state == "never_fits":
-        message = (
-            f"couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor {GPU_FLAVOR}, "
-            f"request ({gpus}) exceeds the maximum quota ({GPU_QUOTA})"
-        )
-        conditions.append(cond("QuotaReserved", "False", "Pending", message, created, probe=False))
+    if state in ("waiting", "never_fits", "untolerated"):
+        conditions.append(cond("QuotaReserved", "False", "Pending", _pending_message(campaign), created, probe=False))
     if state == "paused":
         when = campaign.paused_at or created
         message = "The workload is deactivated"
@@ -1368,6 +1411,7 @@ def workload_of(campaign) -> dict:
         gpus_per_pod=campaign.gpus_per_pod,
         cpu_flavor=CPU_FLAVOR,
         gpu_flavor=GPU_FLAVOR,
+        queue=campaign.queue,
     )
 
 
@@ -1407,6 +1451,22 @@ def status_record_of(campaign, phase: str, results_url: str, failed_volumes: lis
         pipeline=campaign.pipeline.id,
         created=campaign.started or campaign.created,
         written_by_site=True,
+    )
+
+
+def ocr_cluster_queue_of(created: datetime, pending: int) -> dict:
+    """The OCR team's ClusterQueue: all of its quota in the flavor a taint keeps for the team's nodes."""
+    return cluster_queue(
+        "32",
+        "128Gi",
+        "4",
+        used=("0", "0Gi", "0"),
+        cpu_flavor=TAINTED_FLAVOR,
+        gpu_flavor=TAINTED_FLAVOR,
+        pending=pending,
+        admitted=0,
+        created=created,
+        name=OCR_CLUSTER_QUEUE,
     )
 
 

@@ -21,12 +21,38 @@ STARTED_STATES = (RUNNING, RETRYING, DONE, FAILED)
 NODES = ("gpu-node-01", "gpu-node-02", "gpu-node-03", "gpu-node-04")
 
 
+# A pipeline of three model steps (regions, lines within them, text), each model at a pinned revision.
+_MODEL_STEPS = (
+    "steps:\n"
+    "- step: Segmentation\n  settings:\n    model: yolo\n    model_settings:\n"
+    "      model: Riksarkivet/yolov9-regions-1\n      revision: {regions}\n"
+    "- step: Segmentation\n  settings:\n    model: yolo\n    model_settings:\n"
+    "      model: Riksarkivet/yolov9-lines-within-regions-1\n      revision: {lines}\n"
+    "- step: TextRecognition\n  settings:\n    model: TrOCR\n    model_settings:\n"
+    "      model: {text_model}\n      model_kwargs:\n        revision: {text}\n"
+    "      processor_kwargs:\n        revision: {text}\n"
+)
+
+
+def model_steps(regions: str, lines: str, text_model: str, text: str) -> str:
+    """pipeline.yaml of the three model steps, with each model's revision (a 40-digit commit)."""
+    return _MODEL_STEPS.format(regions=regions, lines=lines, text_model=text_model, text=text)
+
+
 @dataclass
 class Pipeline:
     id: str
     yaml: str
     warmup: str  # complete | failed | running
     warmup_error: str = ""
+    created: datetime | None = None  # when its ConfigMap and warm-up Job were made
+    # The model cache its warm-up and campaign pods mount: the claim, its access modes and class, and
+    # when it was made (None: with the namespace, before any warm-up).
+    claim: str = k.DATA_PVC
+    claim_modes: tuple[str, ...] = ("ReadWriteMany",)
+    claim_class: str = k.CACHE_STORAGE_CLASS
+    claim_created: datetime | None = None
+    warmup_node: str = "gpu-node-02"  # where its warm-up pod ran
 
     @property
     def predicts_quality(self) -> bool:
@@ -96,6 +122,10 @@ class Campaign:
     gpus_short: int = 0
     page_rate: int = 1
     stuck: bool = False  # its pods run but nothing moves: the simulator leaves it as built
+    queue: str = k.QUEUE  # the LocalQueue its Job names
+    node_selector: dict | None = None  # its Job's pod template's nodeSelector
+    nodes: tuple[str, ...] = NODES  # the nodes its pods land on, by index and attempt
+    results_url: str = ""  # the address its pods publish under when not the site's (RESULTS_URL)
 
     @property
     def uid(self) -> str:
@@ -131,7 +161,13 @@ _ERRORS = {
     "deadline": "Pod was active on the node longer than the specified deadline",
 }
 
-FAILURE_KINDS = ("setup_404", "stream", "verify", "sigterm", "deadline", "oom", "evicted", "warmup_wait")
+FAILURE_KINDS = ("setup_404", "load", "stream", "verify", "sigterm", "deadline", "oom", "evicted", "warmup_wait")
+
+# huggingface_hub's words when a model is not in the cache and HF_HUB_OFFLINE=1 keeps it from the hub.
+NOT_IN_CACHE_ERROR = (
+    "LocalEntryNotFoundError: Cannot find the requested files in the disk cache and outgoing traffic has been "
+    "disabled. To enable hf.co look-ups and downloads online, set 'HF_HUB_OFFLINE=0' as environment variable."
+)
 
 
 def termination_json(stage: str, permanent: bool, error: str) -> str:
@@ -161,8 +197,9 @@ def add_pod(
 ) -> dict:
     """Append a pod for ``volume`` that ran as ``kind`` and return it.
 
-    ``kind`` is running, waiting (Init:0/1), succeeded, or a failure kind: setup_404, stream,
-    stream_last, verify, sigterm, deadline, oom, evicted, warmup_wait.
+    ``kind`` is running, waiting (Init:0/1), succeeded, or a failure kind: setup_404, load, stream,
+    stream_last, verify, sigterm, deadline, oom, evicted, warmup_wait. The pod lands on one of the
+    campaign's nodes.
     """
     attempt = len(volume.pods)
     failures_before = sum(1 for pod in volume.pods if not _disrupted(pod) and pod["status"]["phase"] == "Failed")
@@ -237,6 +274,8 @@ def add_pod(
         status["phase"] = "Failed"
         if kind == "setup_404":
             wrapper["state"] = terminated(13, "Error", termination_json("setup", True, detail or setup_error(volume)))
+        elif kind == "load":
+            wrapper["state"] = terminated(1, "Error", termination_json("load", False, detail or NOT_IN_CACHE_ERROR))
         elif kind in ("stream", "stream_last"):
             wrapper["state"] = terminated(1, "Error", termination_json("stream", False, detail or stream_error(volume)))
         elif kind == "verify":
@@ -277,10 +316,27 @@ def add_pod(
         conditions=conditions,
         uid=campaign.uid,
         workload=campaign.workload_name,
-        node=NODES[(volume.index + attempt) % len(NODES)],
+        node=campaign.nodes[(volume.index + attempt) % len(campaign.nodes)],
+        node_selector=campaign.node_selector,
     )
     volume.pods.append(pod)
     return pod
+
+
+def failure_reason(volume: Volume) -> str:
+    """What the newest pod of a failed volume says (the read API's short reason)."""
+    state = volume.newest_pod["status"]
+    for container in state.get("containerStatuses", []) + state.get("initContainerStatuses", []):
+        message = container["state"].get("terminated", {}).get("message")
+        if message:
+            try:
+                return json.loads(message)["error"]
+            except (ValueError, KeyError, TypeError):
+                return message.strip()
+    if state.get("reason"):
+        return state["reason"]
+    terminated = state["containerStatuses"][0]["state"].get("terminated", {})
+    return f"{terminated.get('reason', 'failed')} (exit code {terminated.get('exitCode', '?')})"
 
 
 def _disrupted(pod: dict) -> bool:

@@ -26,7 +26,7 @@ JSON = "application/json"
 XML = "application/xml"
 TEXT = "text/plain; charset=utf-8"
 # Failures the wrapper catches (it writes progress stage "failed"); kills leave progress as it was.
-_CAUGHT = ("setup_404", "stream", "stream_last", "verify", "sigterm", "deadline")
+_CAUGHT = ("setup_404", "load", "stream", "stream_last", "verify", "sigterm", "deadline")
 
 
 class Where:

@@ -150,7 +150,7 @@ class Simulator:
         key = (campaign.name, volume.index)
         if key not in self._writers:
             attempt = len(volume.pods)
-            writer = s.log_writer(self.scene.where, campaign, volume, now, volume.ok_pages, attempt)
+            writer = s.log_writer(self.scene.where_of(campaign), campaign, volume, now, volume.ok_pages, attempt)
             self._writers[key] = self._after_written(campaign, volume, writer)
         return self._writers[key]
 
@@ -165,7 +165,7 @@ class Simulator:
         return writer
 
     def _grow(self, campaign: Campaign, volume: Volume, now: datetime) -> None:
-        where = self.scene.where
+        where = self.scene.where_of(campaign)
         first = volume.processed + 1
         last = min(volume.pages, volume.processed + campaign.page_rate)
         volume.ok_pages += last - first + 1
@@ -185,7 +185,7 @@ class Simulator:
         self.store.append(s.log_key(where, campaign, volume), lines)
 
     def _complete(self, campaign: Campaign, volume: Volume, now: datetime, writer, lines: str) -> None:
-        where = self.scene.where
+        where = self.scene.where_of(campaign)
         volume.state, volume.finished_at = DONE, now
         self._put_iiif(campaign, volume)
         self.store.put(
@@ -202,7 +202,7 @@ class Simulator:
 
     def _fail_attempt(self, campaign: Campaign, volume: Volume, now: datetime) -> None:
         """A transient failure in stream: the pod fails with exit 1; Kubernetes retries the index."""
-        where = self.scene.where
+        where = self.scene.where_of(campaign)
         error = stream_error(volume)
         failures_before = int(
             volume.newest_pod["metadata"]["annotations"]["batch.kubernetes.io/job-index-failure-count"]
@@ -238,7 +238,7 @@ class Simulator:
             busy += 1
 
     def _start_attempt(self, campaign: Campaign, volume: Volume, now: datetime) -> None:
-        where = self.scene.where
+        where = self.scene.where_of(campaign)
         pod = add_pod(campaign, volume, "running", now - timedelta(seconds=6))
         self.kube.put(pod)
         self.kube.put(
@@ -260,12 +260,12 @@ class Simulator:
         self._put_progress(campaign, volume)
 
     def _put_progress(self, campaign: Campaign, volume: Volume) -> None:
-        where = self.scene.where
+        where = self.scene.where_of(campaign)
         key = cj.progress_key(where.namespace, campaign.pipeline.id, volume.id)
         self.store.put(key, s.progress_text(where, campaign, volume), s.JSON)
 
     def _put_iiif(self, campaign: Campaign, volume: Volume) -> None:
-        where = self.scene.where
+        where = self.scene.where_of(campaign)
         text = s.iiif_text(where, campaign, volume)
         if text:
             self.store.put(cj.iiif_key(where.namespace, campaign.pipeline.id, volume.id), text, s.JSON)

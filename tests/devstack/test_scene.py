@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,11 @@ from botocore.exceptions import ClientError
 from kubernetes import client as k8s
 from kubernetes import config as k8s_config
 
+from campaigns.cluster import kept
+from campaigns.domain.projection import project
+from campaigns.models import Snapshot
+from core.contract import LABEL_CAMPAIGN, LABEL_KIND, LABEL_MANAGED_BY, LABEL_PIPELINE
+from devstack.scene import build_scene, kueue_objects
 from tests.fixtures.scene import start_stack
 
 NS = "htr-batch"
@@ -167,17 +173,22 @@ def test_every_situation_names_a_campaign_the_cluster_shows(stack, batch, core):
             assert f"campaign-{name}" in records
 
 
-def test_campaign_jobs_carry_the_contract_labels_and_shape(batch):
+def test_campaign_jobs_carry_the_contract_labels_and_shape(batch, custom):
+    listed = custom.list_namespaced_custom_object(*KUEUE, NS, "localqueues")["items"]
+    local_queues = {queue["metadata"]["name"] for queue in listed}
+    assert local_queues == {"htr-batch", "htr-ocr"}
+    queues = set()
     for item in batch.list_namespaced_job(NS, label_selector="app=htrflow-batch").items:
         labels = item.metadata.labels
         assert labels[H + "managed-by"] == "converter"
         assert labels[H + "campaign"] and labels[H + "pipeline"]
-        assert labels["kueue.x-k8s.io/queue-name"] == "htr-batch"
+        queues.add(labels["kueue.x-k8s.io/queue-name"])
         assert item.spec.completion_mode == "Indexed"
         assert item.spec.backoff_limit_per_index == 3
         volumes = {v.name: v for v in item.spec.template.spec.volumes}
         assert volumes["campaign"].config_map.name == f"campaign-{item.metadata.name}"
         assert volumes["pipeline"].config_map.name == f"htr-pipeline-{labels[H + 'pipeline']}"
+    assert queues == local_queues  # every Job names a LocalQueue that exists, and each queue has a campaign
 
 
 def test_volumes_txt_has_one_tab_separated_line_per_index_pointing_at_served_manifests(stack, batch, core):
@@ -337,14 +348,20 @@ def test_what_the_campaigns_stand_on_is_there_the_cache_claim_the_flavors_and_a_
     }
     pvcs = {pvc.metadata.name: pvc for pvc in core.list_namespaced_persistent_volume_claim(NS).items}
     assert claims and set(pvcs) == claims  # one bound claim for every cache the Jobs mount
-    assert all(pvc.status.phase == "Bound" and pvc.status.access_modes == ["ReadWriteMany"] for pvc in pvcs.values())
+    assert all(pvc.status.phase == "Bound" for pvc in pvcs.values())
+    single_node = {name for name, pvc in pvcs.items() if pvc.status.access_modes != ["ReadWriteMany"]}
+    assert single_node == {"htr-model-cache-local"}  # only the cache of cache_rwo_other_node is ReadWriteOnce
+    assert pvcs["htr-model-cache-local"].status.access_modes == ["ReadWriteOnce"]
     flavors = {each["metadata"]["name"]: each.get("spec") or {}
                for each in custom.list_cluster_custom_object(*KUEUE, "resourceflavors")["items"]}
     named = {flavor["name"] for group in cluster_queue(custom)["spec"]["resourceGroups"] for flavor in group["flavors"]}
-    assert named <= set(flavors)  # every flavor the ClusterQueue names exists
+    assert named <= set(flavors)  # every flavor the campaigns' ClusterQueue names exists
     assert [name for name, spec in flavors.items() if not spec] == ["default-flavor"]  # the empty one
     tainted = [name for name, spec in flavors.items() if spec.get("nodeTaints")]
     assert tainted and not set(tainted) & named  # no admitted campaign would have been let onto it
+    ocr = custom.get_cluster_custom_object(*KUEUE, "clusterqueues", "htr-ocr-cq")
+    ocr_flavors = {flavor["name"] for group in ocr["spec"]["resourceGroups"] for flavor in group["flavors"]}
+    assert ocr_flavors == set(tainted) and ocr["status"]["admittedWorkloads"] == 0  # the team's queue: only there
     (deployment,) = k8s.AppsV1Api(api).list_namespaced_deployment("kueue-system").items
     assert deployment.metadata.name == "kueue-controller-manager" and deployment.status.available_replicas == 1
     (pod,) = core.list_namespaced_pod("kueue-system", label_selector="control-plane=controller-manager").items
@@ -357,7 +374,12 @@ def test_queued_that_can_never_be_admitted_asks_for_more_than_the_quota(stack, b
     quota, _ = gpu_quota_and_usage(cluster_queue(custom))
     assert never.spec.parallelism * gpus_per_pod > quota
     (workload,) = workloads_of(custom, never.metadata.uid)
-    assert "exceeds the maximum quota" in condition(workload["status"]["conditions"], "QuotaReserved")["message"]
+    message = condition(workload["status"]["conditions"], "QuotaReserved")["message"]
+    assert message == (  # Kueue's own format (contracts §8)
+        "couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor gpu-a100, "
+        f"previously considered podsets requests (0) + current podset request ({never.spec.parallelism * gpus_per_pod})"
+        f" > maximum capacity ({quota})"
+    )
 
 
 def test_queued_without_workload_names_a_missing_priority_class(stack, batch, core, custom):
@@ -382,6 +404,222 @@ def test_paused_campaigns_have_a_deactivated_workload(stack, batch, custom, situ
     evicted = condition(workload["status"]["conditions"], "Evicted")
     assert (evicted["status"], evicted["reason"]) == ("True", "Deactivated")
     assert bool(paused.status.completed_indexes) is finished_some
+
+
+# --- one campaign per cause: what the cluster and the bucket hold -------------------------------
+
+
+def warmup_of(batch, core, name):
+    pipeline = job(batch, name).metadata.labels[H + "pipeline"]
+    warmup = job(batch, f"htr-warmup-{pipeline}")
+    (pod,) = core.list_namespaced_pod(NS, label_selector=f"batch.kubernetes.io/job-name={warmup.metadata.name}").items
+    return warmup, pod
+
+
+def gave_up_after(warmup, groups) -> list:
+    """The newest pod of each index: each gave up in warmup-wait (exit 13) after the warm-up completed."""
+    newest = [group[-1] for group in groups.values()]
+    for pod in newest:
+        init = pod.status.init_container_statuses[0].state.terminated
+        assert init.exit_code == 13 and init.finished_at > warmup.status.completion_time
+    return newest
+
+
+def test_the_warm_up_campaigns_gave_up_after_it_completed_each_for_its_own_cause(stack, batch, core):
+    placement = stack.scene.situations["warmup_placement_differs"]
+    warmup, _ = warmup_of(batch, core, placement)
+    gave_up_after(warmup, pods_of(core, placement))
+    assert job(batch, placement).spec.template.spec.node_selector == {"gpu": "a100"}
+    assert warmup.spec.template.spec.node_selector is None
+    rwo = stack.scene.situations["cache_rwo_other_node"]
+    warmup, warmup_pod = warmup_of(batch, core, rwo)
+    assert (warmup_pod.status.phase, warmup_pod.spec.node_name) == ("Succeeded", "gpu-node-02")
+    nodes = {pod.spec.node_name for pod in gave_up_after(warmup, pods_of(core, rwo))}
+    assert nodes and "gpu-node-02" not in nodes
+    claim = job(batch, rwo).spec.template.spec.volumes
+    claim = next(v.persistent_volume_claim.claim_name for v in claim if v.name == "data")
+    assert core.read_namespaced_persistent_volume_claim(claim, NS).spec.access_modes == ["ReadWriteOnce"]
+    replaced = stack.scene.situations["cache_replaced"]
+    warmup, _ = warmup_of(batch, core, replaced)
+    gave_up_after(warmup, pods_of(core, replaced))
+    claim = next(v.persistent_volume_claim.claim_name for v in warmup.spec.template.spec.volumes if v.name == "data")
+    made = core.read_namespaced_persistent_volume_claim(claim, NS).metadata.creation_timestamp
+    assert warmup.status.completion_time < made < job(batch, replaced).metadata.creation_timestamp
+
+
+def test_a_running_campaign_publishes_under_another_address_and_its_results_say_so(stack, batch):
+    name = stack.scene.situations["results_other_address"]
+    wrapper = job(batch, name).spec.template.spec.containers[0]
+    env = {entry.name: entry.value for entry in wrapper.env}
+    assert env["RESULTS_URL"] == "https://old-htr.example.org/results" != stack.results_url
+    pipeline = job(batch, name).metadata.labels[H + "pipeline"]
+    volume_id = stack.scene.volumes["results_other_address"][0]
+    manifest = json.loads(read(stack, "full", f"{NS}/{pipeline}/{volume_id}/manifest.json"))
+    assert manifest["viewer_url"] == f"https://old-htr.example.org/results/{NS}/{pipeline}/{volume_id}/iiif.json"
+
+
+def test_a_model_missing_from_the_cache_fails_each_volume_in_load_on_every_attempt(stack, batch, core):
+    name = stack.scene.situations["model_not_in_cache"]
+    assert indexes(job(batch, name).status.failed_indexes) == set(pods_of(core, name))
+    for group in pods_of(core, name).values():
+        assert len(group) == 4
+        message = termination_json(group[-1])
+        assert (message["stage"], message["permanent"]) == ("load", False)
+        assert message["error"].startswith("LocalEntryNotFoundError: Cannot find the requested files in the disk cache")
+    pipeline = job(batch, name).metadata.labels[H + "pipeline"]
+    volume_id = stack.scene.volumes["model_not_in_cache"][0]
+    log = read(stack, "full", f"{NS}/status/logs/{pipeline}/{volume_id}.txt").decode()
+    assert "transient failure in load on the last attempt: LocalEntryNotFoundError" in log
+
+
+def test_a_campaign_queued_where_a_taint_keeps_it_out_has_kueues_own_words(stack, batch, custom):
+    name = stack.scene.situations["queue_untolerated_taint"]
+    queued = job(batch, name)
+    assert queued.spec.suspend is True and queued.metadata.labels["kueue.x-k8s.io/queue-name"] == "htr-ocr"
+    (workload,) = workloads_of(custom, queued.metadata.uid)
+    reserved = condition(workload["status"]["conditions"], "QuotaReserved")
+    assert (reserved["status"], reserved["reason"], reserved["message"]) == (
+        "False",
+        "Pending",
+        "couldn't assign flavors to pod set main: untolerated taint {dedicated ocr-only NoSchedule <nil>} "
+        "in flavor ocr-dedicated",
+    )
+    assert not queued.spec.template.spec.tolerations
+
+
+# --- one campaign per cause: what the projection names -----------------------------------------
+
+# Each situation and the one finding its campaign carries (codes of campaigns.domain.diagnosis.codes).
+FINDING_OF_SITUATION = {
+    "warmup_pending": "warmup.waiting",
+    "queued_turn": "queue.waiting_for_quota",
+    "queued_never_fits": "queue.exceeds_max_quota",
+    "warmup_placement_differs": "warmup.placement_differs",
+    "cache_rwo_other_node": "cache.rwo_other_node",
+    "cache_replaced": "cache.replaced",
+    "queue_untolerated_taint": "queue.untolerated_taint",
+    "results_other_address": "results.other_address",
+    "model_not_in_cache": "model.not_in_cache",
+}
+SCENE_RESULTS_URL = "https://htr.example/results"
+
+
+@pytest.fixture(scope="module")
+def pure_scene():
+    """The scene as built, with no server (addresses are only compared, never opened)."""
+    return build_scene(datetime.now(UTC), "http://img.example", SCENE_RESULTS_URL)
+
+
+def labels(obj: dict) -> dict:
+    return (obj.get("metadata") or {}).get("labels") or {}
+
+
+def scene_snapshot(scene, objects: list[dict] | None = None) -> Snapshot:
+    """The scene's namespace as the site's informers hold it (campaigns.cluster.sources): the lists their
+    selectors pick, each object cut as `kept` cuts it. A campaign's pods that succeeded are not held; a
+    warm-up's are, whatever their phase."""
+    kinds: dict[str, list[dict]] = {}
+    for obj in scene.objects if objects is None else objects:
+        kinds.setdefault(obj["kind"], []).append(obj)
+    maps, jobs, pods = kinds["ConfigMap"], kinds["Job"], kinds["Pod"]
+    mine = [pod for pod in pods if pod["metadata"]["namespace"] == scene.namespace]
+    held = [
+        pod
+        for pod in mine
+        if labels(pod).get("app") == "htrflow-warmup"
+        or (labels(pod).get("app") == "htrflow-batch" and pod["status"]["phase"] != "Succeeded")
+    ]
+    controller = [pod for pod in pods if labels(pod).get("control-plane") == "controller-manager"]
+    return Snapshot(
+        namespace=scene.namespace,
+        jobs=[j for j in jobs if labels(j).get("app") == "htrflow-batch" and labels(j).get(LABEL_MANAGED_BY)],
+        warmup_jobs=[j for j in jobs if labels(j).get("app") == "htrflow-warmup"],
+        records=[m for m in maps if LABEL_CAMPAIGN in labels(m) and labels(m).get(LABEL_KIND) != "status"],
+        status_records=[m for m in maps if labels(m).get(LABEL_KIND) == "status"],
+        pipelines=[m for m in maps if LABEL_PIPELINE in labels(m) and LABEL_CAMPAIGN not in labels(m)],
+        workloads=kinds["Workload"],
+        pods=[kept.job_pod(pod) for pod in held],
+        local_queues=kinds["LocalQueue"],
+        cluster_queues=kinds["ClusterQueue"],
+        priority_classes=[each["metadata"]["name"] for each in kinds["WorkloadPriorityClass"]],
+        events=kinds["Event"],
+        pvcs=[kept.pvc(claim) for claim in kinds["PersistentVolumeClaim"]],
+        resource_flavors=[kept.resource_flavor(flavor) for flavor in kinds["ResourceFlavor"]],
+        kueue_deployments=[kept.deployment(found) for found in kinds["Deployment"]],
+        kueue_pods=[kept.controller_pod(pod) for pod in controller],
+        kueue_namespace="kueue-system",
+        results_url=SCENE_RESULTS_URL,
+        read_at=scene.now,
+    )
+
+
+def findings_by_campaign(scene, objects: list[dict] | None = None) -> dict[str, list]:
+    return {campaign.name: campaign.findings for campaign in project(scene_snapshot(scene, objects), scene.now)}
+
+
+def test_each_cause_has_a_campaign_that_carries_exactly_its_finding(pure_scene):
+    found = findings_by_campaign(pure_scene)
+    named = {situation: pure_scene.situations[situation] for situation in FINDING_OF_SITUATION}
+    assert len(set(named.values())) == len(named)  # one campaign per cause
+    codes = {situation: [f.code for f in found[name]] for situation, name in named.items()}
+    assert codes == {situation: [code] for situation, code in FINDING_OF_SITUATION.items()}
+
+
+def test_each_cause_is_named_from_the_objects_as_the_cluster_leaves_them(pure_scene):
+    found = findings_by_campaign(pure_scene)
+
+    def finding(situation):
+        (only,) = found[pure_scene.situations[situation]]
+        return only
+
+    placement = finding("warmup_placement_differs")
+    assert (placement.value("field"), placement.value("warmup_value"), placement.value("campaign_value")) == (
+        "nodeSelector", (), ("gpu=a100",)
+    )
+    rwo = finding("cache_rwo_other_node")
+    assert rwo.value("claim") == "htr-model-cache-local" and rwo.value("warmup_node") == "gpu-node-02"
+    assert rwo.value("other_nodes") == ("gpu-node-03", "gpu-node-04") and rwo.value("pods_elsewhere") == 2
+    replaced = finding("cache_replaced")
+    assert replaced.value("claim_created") > replaced.value("warmup_completed")
+    taint = finding("queue_untolerated_taint")
+    assert (taint.value("taint"), taint.value("flavor"), taint.value("cluster_queue")) == (
+        "dedicated=ocr-only:NoSchedule", "ocr-dedicated", "htr-ocr-cq"
+    )
+    address = finding("results_other_address")
+    assert (address.value("campaign_address"), address.value("site_address")) == (
+        "https://old-htr.example.org/results", SCENE_RESULTS_URL
+    )
+    model = finding("model_not_in_cache")
+    assert model.value("retries_help") is False and model.value("warmup_job") == "htr-warmup-swe-lines-v8"
+    assert "Riksarkivet/trocr-base-handwritten-hist-swe-2" in [m for _, m, _ in model.value("models")]
+
+
+def test_with_kueue_crash_looping_what_kueue_holds_back_says_so_and_nothing_else_changes(pure_scene):
+    """Kueue down overrides every queue reason, so the scene keeps it healthy; a test swaps in the
+    crash-looping controller (the same Deployment and pod names)."""
+    down = [
+        obj
+        for obj in kueue_objects(pure_scene.now - timedelta(days=60), down_since=pure_scene.now - timedelta(minutes=20))
+        if obj["kind"] in ("Deployment", "Pod")
+    ]
+    swapped = {(obj["kind"], obj["metadata"]["namespace"], obj["metadata"]["name"]) for obj in down}
+    objects = [
+        obj
+        for obj in pure_scene.objects
+        if (obj["kind"], obj["metadata"].get("namespace"), obj["metadata"]["name"]) not in swapped
+    ]
+    assert len(objects) == len(pure_scene.objects) - len(down)  # replaced, not added
+    before = {name: [f.code for f in found] for name, found in findings_by_campaign(pure_scene).items()}
+    after = {name: [f.code for f in found] for name, found in findings_by_campaign(pure_scene, objects + down).items()}
+    # What waits for Kueue: the Workloads it has not admitted, and the Job it gave no Workload (while it is
+    # down new Jobs get none). A campaign paused in git, running or finished is not Kueue's to explain.
+    waiting = ("queued_turn", "queued_never_fits", "queue_untolerated_taint", "queued_missing_priority")
+    held = {pure_scene.situations[situation] for situation in waiting}
+    for name, codes in after.items():
+        if name in held:
+            assert codes == ["kueue.down"], name
+        else:
+            assert codes == before[name], name
 
 
 # --- finished campaigns and records ------------------------------------------------------------
