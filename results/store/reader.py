@@ -9,11 +9,11 @@ current person's account, with the same outcomes as the file route (no HTTP hop)
         error.outcome, error.status, error.sentence
 """
 
-import json
 import re
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from core import bounded_json
 from results.store import keys
 from results.store import s3 as store
 from results.store.outcomes import Blob, NotModified, Outcome, StoreError, outcome_of
@@ -21,6 +21,9 @@ from results.store.outcomes import Blob, NotModified, Outcome, StoreError, outco
 __all__ = ["Blob", "NotModified", "Outcome", "ResultsReader", "StoreError", "reader_for"]
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+# Values a JSON file may build unless its reader says otherwise: what parsing costs grows with the count
+# (about 60 bytes each, up to 140 MiB for 6 MB of ``[{},{},…]``), so it is counted before parsing.
+DEFAULT_MAX_JSON_VALUES = 100_000
 READ_CHUNK_BYTES = 1024 * 1024
 _CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+|\*)")
 
@@ -100,12 +103,15 @@ class ResultsReader:
         self._check_key(key)
         return self._call(store.head_object, key)
 
-    def get_json(self, key, *, max_bytes=1024 * 1024):
-        """Read and parse a JSON object. Raises StoreError, or ValueError when it is not (all) JSON."""
+    def get_json(self, key, *, max_bytes=1024 * 1024, max_values=DEFAULT_MAX_JSON_VALUES):
+        """Read and parse a JSON object of at most ``max_bytes`` bytes, ``max_values`` values and
+        ``bounded_json.DEFAULT_MAX_DEPTH`` levels, all checked before parsing. Raises StoreError, or
+        ValueError when it is not (all) JSON or not within those (``bounded_json.JsonTooMany``,
+        ``JsonTooDeep``)."""
         blob = self.get(key, max_bytes=max_bytes)
         if not blob.complete:
-            raise ValueError(f"{key} is larger than {max_bytes} bytes")
-        return json.loads(blob.body.decode("utf-8"))
+            raise bounded_json.JsonTooLarge(blob.size, max_bytes)
+        return bounded_json.loads(blob.body.decode("utf-8"), max_bytes=max_bytes, max_values=max_values)
 
     # --- helpers ---------------------------------------------------------------------------
 

@@ -21,6 +21,9 @@ from results.viewers.volume_place import find_place
 
 DRAWN_LINES_MAX = 5000  # ALTO lines drawn and listed on one page: more make the page slow to build and to show
 RAW_XML_LIMIT = 512 * 1024
+# What was wrong with a page asked for by number: the go-to redirect carries the code, the page words it.
+NOT_A_NUMBER = "not_a_number"
+OUT_OF_RANGE = "out_of_range"
 ALTO_KEY = re.compile(r"^(?P<prefix>.+)/alto/(?P<page>\d{4,})\.xml$")
 ALTO_SENTENCES = {
     Outcome.FORBIDDEN: "Your store account may not read this volume's results, so this page cannot be shown.",
@@ -63,29 +66,37 @@ def alto_view(request, target: Target):
                 request, "ALTO page", sentence, operator_fix(error, key), status=error.status, address=address
             )
         blob, page, parse_problem = None, None, _missing_page_sentence(location)
+    missing, raw = blob is None, _raw_preview(blob)
+    del blob  # up to 16 MiB: not held while the volume's iiif.json is read and parsed
     image = page_image(reader, base, key, location) if location else {"problem": ""}
     query = request.GET.get("q", "")[:200]
     place = find_place(key, request)
     context = {
         "address": address,
         "key": key,
-        "raw_url": base.url_for_key(key) if blob else "",
+        "raw_url": "" if missing else base.url_for_key(key),
         "text_url": viewer_link("/alto/text", src=address),
         "page": page,
-        "missing": blob is None,
+        "missing": missing,
         "parse_problem": parse_problem,
         "problems": page.problems if page else [],
         "image": image,
         "query": query,
-        "raw_xml": blob.body[:RAW_XML_LIMIT].decode("utf-8", "replace") if blob else "",
-        "raw_cut": bool(blob) and len(blob.body) > RAW_XML_LIMIT,
+        **raw,
         "place": place,
         "volume_links": _volume_links(base, place),
-        "goto_problem": request.GET.get("goto_problem", "")[:200],
+        "goto_problem": _goto_sentence(request.GET, image.get("pages")),
         **alto_drawing(page, query, image),
         **_neighbours(base, location, image),
     }
-    return render(request, "viewers/alto.html", context, status=404 if blob is None else 200)
+    return render(request, "viewers/alto.html", context, status=404 if missing else 200)
+
+
+def _raw_preview(blob) -> dict:
+    """The start of the file as the page shows it (at most ``RAW_XML_LIMIT`` bytes), and whether it was cut."""
+    if blob is None:
+        return {"raw_xml": "", "raw_cut": False}
+    return {"raw_xml": blob.body[:RAW_XML_LIMIT].decode("utf-8", "replace"), "raw_cut": len(blob.body) > RAW_XML_LIMIT}
 
 
 def _missing_page_sentence(location) -> str:
@@ -109,17 +120,32 @@ def _volume_links(base: ResultsBase, place) -> dict:
 
 
 def _go_to_page(request, target: Target, location):
-    """``goto=N``: to page N of the volume, or back to this page with a sentence when N is no page."""
+    """``goto=N``: to page N of the volume, or back to this page with the code of what was wrong (and the
+    number asked for): the page words it itself (``_goto_sentence``), so no text of a link is ever shown."""
     wanted = positive_int(request.GET.get("goto", "").strip())
+    if wanted is None:
+        return HttpResponseRedirect(viewer_link("/alto", src=target.address, goto_problem=NOT_A_NUMBER))
     image = page_image(target.reader, target.base, target.key, location)
     total = image.get("pages")
+    if total and wanted > total:
+        link = viewer_link("/alto", src=target.address, goto_problem=OUT_OF_RANGE, asked=wanted)
+        return HttpResponseRedirect(link)
     width = len(location.group("page"))
-    if wanted is None or (total and wanted > total):
-        limit = f" 1 to {total}" if total else " 1 or more"
-        problem = f"There is no page “{request.GET.get('goto', '')[:20]}”: give a page number,{limit}."
-        return HttpResponseRedirect(viewer_link("/alto", src=target.address, goto_problem=problem))
     key = f"{location.group('prefix')}/alto/{wanted:0{width}d}.xml"
     return HttpResponseRedirect(viewer_link("/alto", src=target.base.url_for_key(key)))
+
+
+def _goto_sentence(query, total: int | None) -> str:
+    """The sentence for a ``goto_problem`` code the go-to redirect gave; '' for any other value."""
+    code = query.get("goto_problem", "")
+    limit = f"1 to {total}" if total else "1 or more"
+    if code == NOT_A_NUMBER:
+        return f"That is not a page number: give a page number, {limit}."
+    if code == OUT_OF_RANGE:
+        asked = positive_int(query.get("asked", ""))
+        page = f"page “{asked}”" if asked is not None else "such page"
+        return f"There is no {page}: give a page number, {limit}."
+    return ""
 
 
 def _row(line, needle: str, needle_pattern) -> tuple[dict, int]:

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import re
 
+from core import bounded_json
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address
 from results.store.reader import Outcome, StoreError
 from results.viewers.common import finite_number, sentence_for, viewer_link
 
 IIIF_LIMIT = 8 * 1024 * 1024
+# Values (canvases, their images, services, links…) an iiif.json may hold: about 70 a page, so some
+# 8,500 pages (as many as its 8 MiB hold), and at most about 40 MiB once parsed. Counted before parsing.
+IIIF_VALUES_MAX = 600_000
+SEE_ALSO_READ = 8  # a canvas's seeAlso links looked at for its ALTO file
 IMAGE_WIDTH = 2000
 THUMBNAIL_HEIGHT = 96
 THUMBNAILS_MAX = 2000
@@ -24,11 +29,13 @@ def page_image(reader, base: ResultsBase, key: str, location) -> dict:
     number of pages and the strip of thumbnails when the manifest lists pages."""
     prefix, page_id = location.group("prefix"), location.group("page")
     try:
-        manifest = reader.get_json(f"{prefix}/iiif.json", max_bytes=IIIF_LIMIT)
+        manifest = reader.get_json(f"{prefix}/iiif.json", max_bytes=IIIF_LIMIT, max_values=IIIF_VALUES_MAX)
     except StoreError as error:
         missing = error.outcome is Outcome.NOT_FOUND
         reason = "there is no iiif.json for this volume yet" if missing else sentence_for(error, {})
         return {"problem": f"The page image cannot be shown: {reason}"}
+    except (bounded_json.JsonTooLarge, bounded_json.JsonTooMany, bounded_json.JsonTooDeep):
+        return {"problem": _too_much_sentence()}
     except (ValueError, UnicodeDecodeError, RecursionError):
         return {"problem": "The page image cannot be shown: the volume's iiif.json is not readable JSON."}
     canvases = manifest.get("items") if isinstance(manifest, dict) else None
@@ -43,6 +50,14 @@ def page_image(reader, base: ResultsBase, key: str, location) -> dict:
     if not url:
         return {"problem": "The page image cannot be shown: its canvas names no usable http(s) image.", **pages}
     return {"url": url, "width": width, "height": height, "problem": "", **pages}
+
+
+def _too_much_sentence() -> str:
+    return (
+        f"The page image cannot be shown: the volume's iiif.json holds more than this viewer reads (at most "
+        f"{IIIF_LIMIT // (1024 * 1024)} MiB, {IIIF_VALUES_MAX:,} values and {bounded_json.DEFAULT_MAX_DEPTH} "
+        "levels of nesting)."
+    )
 
 
 def thumbnails(canvases: list, base: ResultsBase, prefix: str, digits: int) -> list[dict]:
@@ -71,14 +86,17 @@ def _canvas_thumbnail(canvas: dict) -> str:
 
 
 def _canvas_for(canvases: list, base: ResultsBase, key: str, page_no: int):
-    """The canvas whose seeAlso names this ALTO file, else the page's place in the list, else None."""
+    """The canvas whose seeAlso names this ALTO file, else the page's place in the list, else None. Only
+    the first ``SEE_ALSO_READ`` links of a canvas are looked at, and only those naming the file
+    are resolved to a key."""
+    file_name = key.rsplit("/", 1)[-1]
     for canvas in canvases:
         if not isinstance(canvas, dict):
             continue
         see_also = canvas.get("seeAlso")
-        for item in see_also if isinstance(see_also, list) else [see_also]:
+        for item in (see_also if isinstance(see_also, list) else [see_also])[:SEE_ALSO_READ]:
             target = item.get("id") if isinstance(item, dict) else None
-            if isinstance(target, str):
+            if isinstance(target, str) and file_name in target:
                 try:
                     if key_for_address(target, base=base) == key:
                         return canvas

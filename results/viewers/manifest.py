@@ -10,12 +10,16 @@ from __future__ import annotations
 import re
 import statistics
 
+from core import bounded_json
 from core.quality import band, target_words, volume_quality
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address
 from results.store.reader import Outcome, StoreError
 from results.viewers.common import LOG_SENTENCES, finite_number, sentence_for, viewer_link
 
 MANIFEST_LIMIT = 4 * 1024 * 1024
+# Values a manifest.json may hold: about 15 a page, so some 30,000 pages, and at most about 30 MiB once
+# parsed. Counted before parsing.
+MANIFEST_VALUES_MAX = 500_000
 PAGES_LISTED = 10_000
 PAGE_ID = re.compile(r"^\d{1,6}$")  # a page id that names an ALTO file (``alto/<id>.xml``)
 STATUSES = ("ok", "failed", "skipped")
@@ -28,11 +32,19 @@ def manifest_summary(request, reader, base: ResultsBase, address: str) -> dict:
     except AddressRefused as refused:
         return {"problem": f"The summary is not shown: {refused.sentence}"}
     try:
-        record = reader.get_json(key, max_bytes=MANIFEST_LIMIT)
+        record = reader.get_json(key, max_bytes=MANIFEST_LIMIT, max_values=MANIFEST_VALUES_MAX)
     except StoreError as error:
         if error.outcome is Outcome.NOT_FOUND:
             return {"problem": "There is no manifest.json yet: the volume has not finished, so there is no summary."}
         return {"problem": f"The summary is not shown: {sentence_for(error, LOG_SENTENCES)}"}
+    except (bounded_json.JsonTooLarge, bounded_json.JsonTooMany, bounded_json.JsonTooDeep):
+        return {
+            "problem": (
+                f"The summary is not shown: manifest.json holds more than this page reads (at most "
+                f"{MANIFEST_LIMIT // (1024 * 1024)} MiB, {MANIFEST_VALUES_MAX:,} values and "
+                f"{bounded_json.DEFAULT_MAX_DEPTH} levels of nesting)."
+            )
+        }
     except (ValueError, UnicodeDecodeError, RecursionError):
         return {"problem": "The summary is not shown: manifest.json is not readable JSON."}
     if not isinstance(record, dict):

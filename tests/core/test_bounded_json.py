@@ -7,7 +7,7 @@ import tracemalloc
 
 import pytest
 
-from core.bounded_json import JsonTooDeep, JsonTooLarge, loads, nesting_depth
+from core.bounded_json import JsonTooDeep, JsonTooLarge, JsonTooMany, loads, nesting_depth, value_count
 
 
 @pytest.mark.parametrize(
@@ -63,6 +63,51 @@ def test_the_scan_of_a_string_of_escapes_keeps_no_more_than_a_few_copies_of_it(e
     tracemalloc.start()
     try:
         assert nesting_depth(text) == 1
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * len(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("1", 1),
+        ("[]", 2),  # at least as many as are built: the count is an upper bound
+        ("[1,2,3]", 4),
+        ('{"a":1,"b":2}', 5),
+        ('["a,b:[{", {"c": []}]', 6),  # marks inside strings are not counted
+    ],
+)
+def test_the_value_count_counts_marks_outside_strings(text, values):
+    assert value_count(text) == values
+    assert value_count(text) >= _built(json.loads(text))
+
+
+def _built(value) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(1 + _built(item) for item in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_built(item) for item in value)
+    return 1
+
+
+def test_text_of_more_values_than_allowed_is_refused_before_parsing():
+    assert loads("[1,2,3]", max_bytes=100, max_values=4) == [1, 2, 3]
+    with pytest.raises(JsonTooMany) as refused:
+        loads("[1,2,3,4]", max_bytes=100, max_values=4)
+    assert (refused.value.count, refused.value.limit) == (5, 4) and isinstance(refused.value, ValueError)
+
+
+@pytest.mark.parametrize("piece", ["{},", '"",', '"a",1,', "[[]],"])
+def test_the_scans_of_millions_of_small_values_keep_no_piece_of_each(piece):
+    # 8 MB of tiny values: a regular expression's substitution kept a list of every piece between its
+    # matches (200 MiB for ``{},``); the scans go a window at a time, within a few copies of the text.
+    text = "[" + piece * (8_000_000 // len(piece)) + "1]"
+    tracemalloc.start()
+    try:
+        assert nesting_depth(text) == (3 if piece == "[[]]," else 2 if piece == "{}," else 1)
+        assert value_count(text) > 1_000_000
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

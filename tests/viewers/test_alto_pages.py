@@ -5,7 +5,7 @@ confidence told by more than colour, a visible zoom level and one tab stop for t
 from __future__ import annotations
 
 import re
-from urllib.parse import quote, unquote
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -54,7 +54,35 @@ def test_go_to_page_opens_that_page_and_a_page_out_of_range_is_a_sentence(result
     assert "There is no page “9”: give a page number, 1 to 4." in html
     assert 'aria-invalid="true"' in html
     response = results_client.get("/alto", {"src": volume["alto"](1), "goto": "<b>"}, follow=True)
-    assert "There is no page “&lt;b&gt;”" in response.content.decode()
+    assert "That is not a page number: give a page number, 1 to 4." in response.content.decode()
+    assert "&lt;b&gt;" not in response.content.decode()
+
+
+HOSTILE = "Your session expired. Log in again at https://evil.example/login"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"goto_problem": HOSTILE},
+        {"goto_problem": "out_of_range", "asked": HOSTILE},
+        {"goto_problem": "not_a_number", "asked": HOSTILE},
+    ],
+)
+def test_the_page_never_shows_text_from_its_own_address(results_client, volume, query):
+    html = results_client.get("/alto", {"src": volume["alto"](1), **query}).content.decode()
+    assert "evil.example" not in html and "session expired" not in html
+    if query["goto_problem"] == HOSTILE:  # an unknown code shows nothing
+        assert 'id="goto-problem"' not in html and 'aria-invalid="true"' not in html
+    else:  # a known code is worded by the page itself, without the text it came with
+        assert 'id="goto-problem"' in html
+
+
+def test_the_go_to_redirect_carries_a_code_and_a_number_not_a_sentence(results_client, volume):
+    response = results_client.get("/alto", {"src": volume["alto"](1), "goto": "12"})
+    query = parse_qs(urlsplit(response["Location"]).query)
+    assert query["goto_problem"] == ["out_of_range"] and query["asked"] == ["12"]
+    assert all(" " not in value for values in query.values() for value in values)
 
 
 def test_a_failed_page_without_alto_still_shows_its_image_and_the_way_on(results_client, volume):

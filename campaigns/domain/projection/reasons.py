@@ -15,6 +15,11 @@ from campaigns.models import (
     bounded,
     parse_time,
 )
+from core import bounded_json
+
+# A termination message read as JSON at most: the kubelet keeps 4 KiB of one, and the wrapper writes far
+# less. Longer text, or JSON nested past ``bounded_json.DEFAULT_MAX_DEPTH``, is read as plain text.
+MESSAGE_JSON_MOST = 16 * 1024
 
 
 def _terminated(status: dict) -> tuple[dict, str]:
@@ -67,7 +72,7 @@ def _parse_message(message: str) -> tuple[str | None, bool | None, str]:
     text = message.strip()
     if text.startswith("{"):
         try:
-            data = json.loads(text)
+            data = bounded_json.loads(text, max_bytes=MESSAGE_JSON_MOST)
         except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict):
