@@ -9,8 +9,10 @@ finished for `stall_after` (the setting, or several usual volume times with a fl
 
 The forecast assumes the current parallelism and volumes the size of those finished so far; its
 range narrows as more volumes finish (`UNCERTAINTY`), is never in the past, and takes both paces
-into account when they disagree. Queued campaigns get no turn estimate: Kueue's queue position
-does not say how long the campaigns ahead hold their quota, and guessing would be false precision.
+into account when they disagree. Its ends are rounded here, once, to 5 minutes: every reader (the
+card's sentence, the chart, the feed, the API) says the same times. Queued campaigns get no turn
+estimate: Kueue's queue position does not say how long the campaigns ahead hold their quota, and
+guessing would be false precision.
 
 `timeline_record` / `timeline_from_record` are the few numbers the status record keeps (``pace``).
 """
@@ -169,13 +171,20 @@ def forecast(
         # The last volumes run side by side: they need about one volume's time, whatever the rate.
         high = max(high, pace.volume_seconds / 3600)
     return Forecast(
-        earliest=now + timedelta(hours=low),
-        latest=now + timedelta(hours=high),
+        earliest=_five_minutes_up(now + timedelta(hours=low)),
+        latest=_five_minutes_up(now + timedelta(hours=high)),
         basis=basis,
         per_hour=per_hour,
         remaining=remaining,
         parallelism=parallelism,
     )
+
+
+def _five_minutes_up(at: datetime) -> datetime:
+    """The forecast's ends, rounded once, here, up to 5 minutes (never sooner than the pace says, never in the
+    past): the card's headline and the chart read the very same times, so they cannot differ by minutes."""
+    floor = at.replace(minute=at.minute - at.minute % 5, second=0, microsecond=0)
+    return floor if floor == at else floor + timedelta(minutes=5)
 
 
 def stall_after(pace: Pace, finished: int, setting_minutes: float | None) -> timedelta:

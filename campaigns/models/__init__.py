@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from campaigns.models.findings import NOBODY, Finding
+from campaigns.models.findings import NOBODY, Finding, ModelCache
 from campaigns.models.pace import CampaignPace
 from campaigns.models.volume_list import Volumes
 from core import contract
@@ -184,6 +184,9 @@ class Volume:
     malformed: bool = False  # the volumes.txt line could not be read
     waiting_for_cache: bool = False  # its pod is in the warmup-wait init container (Init:0/1)
     held: bool = False  # its campaign is queued or paused, so a pending volume waits for the campaign
+    # Of a volume that gave up on the warm-up marker: its pipeline's warm-up as the campaign's chip reads it
+    # (a WARMUP_STATES value, or "marker_missing": complete yet its marker not found); "" when not known.
+    warmup_state: str = ""
 
     @property
     def key_prefix(self) -> str:
@@ -372,6 +375,8 @@ class Campaign:
     # What the troubleshooting guide's Check steps found (domain.projection.findings), the one that
     # explains the campaign's state first; worded when rendered.
     findings: list[Finding] = field(default_factory=list)
+    # Its pipeline's model cache (domain.diagnosis.cache): recipe, directory, claim, warm-up node, debug pod.
+    model_cache: ModelCache | None = None
     # How long its pods wait for the warm-up's marker before giving up, from its Job's warmup-wait container.
     warmup_wait_seconds: int = 900
     # Pace, forecast and stall (models/pace.py), hung on by the board after each projection from what

@@ -97,3 +97,36 @@ class Finding:
 def values(**named: Any) -> tuple[tuple[str, Any], ...]:
     """A finding's ``values`` from keyword arguments, in a stable order."""
     return tuple(sorted(named.items()))
+
+
+@dataclass(frozen=True)
+class CacheClaim:
+    """The model cache's PersistentVolumeClaim, as read."""
+
+    name: str
+    storage_class: str
+    access_modes: tuple[str, ...]
+    size: str  # status.capacity.storage, else what was requested
+    created: datetime | None
+    uid: str
+
+
+@dataclass(frozen=True)
+class ModelCache:
+    """One pipeline's model cache (the guide's "The model cache"), as data: ``campaigns.domain.diagnosis.cache``
+    reads it, ``campaigns.wording.cache`` says it."""
+
+    pipeline: str
+    recipe_sha256: str
+    cache_dir: str  # on the volume: /<pipeline>-<sha>/
+    marker: str  # on the volume: /<pipeline>-<sha>/warmup/<pipeline>.done
+    marker_in_pods: str  # where campaign pods see it: /data/warmup/<pipeline>.done
+    claim_name: str
+    claim: CacheClaim | None  # None when the claim could not be read
+    warmup_job: str
+    warmup_pod: str
+    warmup_node: str
+    debug: Command
+    pinned_node: str = ""  # the debug pod's nodeName, "" when not pinned
+    pinned_by: str = ""  # the pod whose node it is pinned to
+    not_read: tuple[Fact, ...] = ()

@@ -9,10 +9,12 @@ and how often a card polls.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from functools import cached_property
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.urls import reverse
 
 from campaigns.domain.pace import with_pages
@@ -23,9 +25,10 @@ from campaigns.models.pace import PageEvidence
 from campaigns.presentation.pace_chart import PaceChart, chart_for
 from campaigns.store import progress
 from campaigns.wording import notes
+from campaigns.wording.cache import cache_facts
 from campaigns.wording.findings import finding_sentence
 from campaigns.wording.pace import forecast_sentence, pace_fact, stall_sentence
-from campaigns.wording.progress import PROGRESS_NOT_KNOWN, progress_sentence
+from campaigns.wording.progress import PROGRESS_NOT_KNOWN, forbidden_detail, progress_sentence
 from campaigns.wording.queue import queue_sentence
 from campaigns.wording.states import WARMUP_AREAS, campaign_sentence, held_by
 from campaigns.wording.volumes import NO_SENTENCE, volume_sentence
@@ -194,12 +197,14 @@ class Card:
     poll_seconds: int
     commands: list[str]
     ops_facts: list[tuple[str, str, bool]]  # label, value, whether it gets a copy button
+    cache_facts: list[tuple[str, str, bool]] = field(default_factory=list)  # the pipeline's model cache, the same way
     on_detail_page: bool = False
     poll_include: str = ""  # what else the card's poll sends (the campaign page: how many rows it shows)
     waiting: list[VolumeRow] = field(default_factory=list)  # started, waiting for the model cache
     failed_pages_note: str = ""  # a finished campaign's pages that failed, in words
     failed_pages_href: str = ""  # the run log of the first volume with failed pages
     forbidden_note: str = ""  # said once per card when the account may not read its volumes
+    forbidden_detail: str = ""  # for an operator: which object the store refused, and what would allow it
     quality: CampaignQuality | None = None  # None: the campaign says nothing about quality
     pace_sentence: Sentence | None = None  # a running campaign's forecast, or why it needs attention: stalled
     pace_chart: PaceChart | None = None  # a running campaign's finished volumes over time, drawn
@@ -249,8 +254,8 @@ class Card:
         """The queue's own sentence, when the state sentence does not carry it already (admitted says nothing)."""
         campaign = self.campaign
         queue = campaign.queue
-        if queue is None or queue.kind == "admitted":
-            return ""
+        if queue is None or queue.kind == "admitted" or held_by(campaign) is not None:
+            return ""  # a finding the state chip says is why the queue holds it: the queue's guess is not
         text = queue_sentence(queue, campaign.namespace).text
         return "" if text in self.said.text else text
 
@@ -269,6 +274,16 @@ def forbidden_note(rows: list[VolumeRow], below: bool = False) -> str:
     page's table under the note, not a card's running volumes)."""
     refused = sum(1 for row in rows if row.progress is not None and row.progress.forbidden)
     return notes.forbidden_note(refused, len(rows), below=below)
+
+
+def refused_detail(campaign: Campaign, volumes: list[Volume], report: progress.ProgressReport | None) -> str:
+    """The operator's account of the progress the store refused this account: the first refused object, and
+    ``s3:GetObject`` on that volume's prefix (one volume) or the campaign's results prefix (several)."""
+    refused = [v for v in volumes if report is not None and (answer := report.get(v.progress_key)) and answer.forbidden]
+    if not refused:
+        return ""
+    prefix = refused[0].key_prefix if len(refused) == 1 else campaign.results_prefix
+    return forbidden_detail(settings.S3_BUCKET, [volume.progress_key for volume in refused], prefix)
 
 
 def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> VolumeRow:
@@ -326,6 +341,8 @@ def operator_commands(campaign: Campaign) -> list[str]:
     if campaign.pipeline:
         commands.append(kubectl("get", "job", f"htr-warmup-{campaign.pipeline}", namespace=ns))
         commands.append(kubectl("logs", f"job/htr-warmup-{campaign.pipeline}", "--tail=50", namespace=ns))
+    if campaign.model_cache is not None and campaign.model_cache.claim_name:
+        commands.append(shlex.join(campaign.model_cache.debug.argv))  # the guide's debug pod on the cache
     records = (f"campaign-{jobs[0]}", f"campaign-{jobs[0]}-status")
     commands.append(kubectl("get", "configmap", *records, namespace=ns))
     return list(dict.fromkeys(commands))
@@ -345,12 +362,11 @@ def _pending_in_queue(queue) -> str:
 
 
 # Names and paths an operator pastes into a terminal get a copy button beside them.
-COPYABLE_FACTS = {"Job", "Jobs", "Campaign file", "Workload", "Pipeline", "Warm-up Job", "Cache directory",
-                  "Warm-up marker", "Results"}
+COPYABLE_FACTS = {"Job", "Jobs", "Campaign file", "Workload", "Pipeline", "Results"}
 
 
 def operator_facts(campaign: Campaign) -> list[tuple[str, str, bool]]:
-    warmup = campaign.warmup
+    """The campaign's own facts; those of its pipeline's model cache are apart (`cache_facts`)."""
     queue = campaign.queue
     facts = [
         ("Job" if len(campaign.parts) <= 1 else "Jobs", ", ".join(campaign.parts or [campaign.name])),
@@ -368,10 +384,6 @@ def operator_facts(campaign: Campaign) -> list[tuple[str, str, bool]]:
         ("Pace", pace_fact(campaign.pace)),
         ("Pipeline", campaign.pipeline),
         ("Pipeline sha256", campaign.pipeline_sha256),
-        ("Warm-up Job", warmup.job_name if warmup else ""),
-        ("Recipe sha256", warmup.recipe_sha256 if warmup else ""),
-        ("Cache directory", warmup.cache_dir if warmup else ""),
-        ("Warm-up marker", warmup.marker_path if warmup else ""),
         ("Campaigns commit", campaign.record.commit),
         ("Applied by", campaign.record.applied_by),
         ("Applied at", campaign.record.applied_at),
@@ -413,7 +425,8 @@ def build_card(
     # A volume running again after a failed attempt is shown running, its earlier failure in its sentence.
     failures = [v for v in campaign.failures if v.state != "active"]
     tally = page_tally(plan.active + plan.done, report, running_only=plan.running_only)
-    unreadable = report.needs_login or report.card_outcome in (progress.UNREACHABLE, progress.NO_REASON)
+    unreadable = report.needs_login or report.card_outcome in (
+        progress.UNREACHABLE, progress.TLS, progress.STORE_FAULT, progress.NO_REASON)
     return Card(
         campaign=campaign,
         dom_id=dom_id(campaign),
@@ -434,9 +447,12 @@ def build_card(
         failed_pages_note=notes.failed_pages_note(tally.with_failed_pages) if campaign.is_final else "",
         failed_pages_href=_failed_pages_href(campaign, tally),
         forbidden_note=forbidden_note(rows),
+        forbidden_detail=refused_detail(campaign, plan.active + plan.done, report),
         poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
         commands=operator_commands(campaign),
         ops_facts=operator_facts(campaign),
+        cache_facts=[(label, bounded(value, 300), copy) for label, value, copy in cache_facts(
+            campaign.model_cache, campaign.warmup)],
         on_detail_page=on_detail_page,
         quality=campaign_quality(campaign, plan.active + plan.done, lambda v: report.get(v.progress_key)),
         pace_sentence=pace_sentence(campaign, rows, now),

@@ -26,7 +26,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.conf import settings
@@ -54,6 +54,8 @@ NOT_FOUND = "not_found"
 SESSION_ENDED = "session_ended"
 NO_SESSION = "no_session"
 UNREACHABLE = "unreachable"
+TLS = "tls"  # not reached: the TLS handshake failed (results.store.outcomes.TLS)
+STORE_FAULT = "store_fault"  # reached, and it answered 5xx (results.store.outcomes.STORE_FAULT)
 TIMEOUT = "timeout"
 NO_REASON = "no_reason"
 UNREADABLE = "unreadable"
@@ -62,7 +64,7 @@ PENDING = "reading"  # asked, and not answered within the page's wait: the answe
 
 # Outcomes that keep a whole card's progress from being read: the card says so once, for the first
 # one met (campaigns.wording.progress.CARD_SENTENCES); the others are said on the volume's row.
-CARD_OUTCOMES = (NO_SESSION, SESSION_ENDED, UNREACHABLE, TIMEOUT, NO_REASON)
+CARD_OUTCOMES = (NO_SESSION, SESSION_ENDED, UNREACHABLE, TLS, STORE_FAULT, TIMEOUT, NO_REASON)
 # Outcomes of a volume whose progress this request does not know (asked later, or still being read).
 UNANSWERED = (NOT_ASKED, TIMEOUT, PENDING)
 
@@ -149,13 +151,29 @@ def _fetch(reader, key: str) -> tuple[str, object]:
         return "", reader.get_json(key, max_bytes=PROGRESS_MAX_BYTES)
     except Exception as error:  # noqa: BLE001 - StoreError carries an outcome; anything else is unreadable
         outcome = getattr(getattr(error, "outcome", None), "value", None) or UNREADABLE
+        if outcome == UNREACHABLE and getattr(error, "cause", "") in (TLS, STORE_FAULT):
+            outcome = error.cause  # said apart from a store that is down: each has another fix
         return outcome, None
 
 
-def _remember(person: str, key: str, outcome: str, data) -> None:
+def _kept(outcome: str, data) -> Progress | None:
+    """What is kept of a read: the card's ``Progress`` (read without a time, aged when shown), never the
+    parsed file. A file may hold anything up to PROGRESS_MAX_BYTES, and answers are kept for up to an hour
+    in caches of 50,000 entries; a Progress is a few hundred bytes (at most that of 50 lowest-scored
+    pages)."""
+    return progress_from_json(data, None) if outcome == "" else None
+
+
+def _aged(progress: Progress | None, now: datetime) -> Progress | None:
+    if progress is None or progress.updated_at is None or now is None:
+        return progress
+    return replace(progress, age_seconds=max(0.0, (now - progress.updated_at).total_seconds()))
+
+
+def _remember(person: str, key: str, outcome: str, data: Progress | None) -> None:
     marker = _cache_key(person, key)
     if outcome == "":
-        stage = data.get("stage") if isinstance(data, dict) else None
+        stage = data.stage if data is not None else None
         seconds = FINAL_SECONDS if stage in FINAL_STAGES else RUNNING_SECONDS
         if stage in FINAL_STAGES:
             _last.delete(marker)  # kept an hour itself: nothing is left for the running answer to stand in for
@@ -249,7 +267,7 @@ def _fill(report: ProgressReport, keys: list[str], answers: dict[str, tuple[str,
     outcome that keeps a whole card's progress from being read, else that some is still being read."""
     for key in keys:
         outcome, data = answers.get(key, (NOT_ASKED, None))
-        progress = progress_from_json(data, now) if outcome == "" else None
+        progress = _aged(data, now) if outcome == "" else None
         if outcome == "" and progress is None:
             outcome = NOT_FOUND
         report.by_key[key] = VolumeProgress(progress, outcome)
@@ -288,6 +306,7 @@ def _start(reader, person: str, keys: list[str], pool: ThreadPoolExecutor) -> di
     def read(key: str) -> tuple[str, object]:
         try:
             outcome, data = _fetch(reader, key)
+            data = _kept(outcome, data)
             if _generation[0] == generation:  # else the cache was cleared meanwhile (tests): it is no one's
                 _remember(person, key, outcome, data)
             return outcome, data
@@ -310,6 +329,6 @@ def _wait_for(futures: dict[str, Future]) -> dict[str, tuple[str, object]]:
         except FuturesTimeout:
             answers[key] = (PENDING, None)
             continue
-        if answers[key][0] in (SESSION_ENDED, UNREACHABLE):
+        if answers[key][0] in (SESSION_ENDED, UNREACHABLE, TLS):
             deadline = 0  # the others will say the same; do not wait for each of them
     return answers

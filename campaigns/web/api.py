@@ -6,6 +6,7 @@ Field names follow the existing read API so its scripts keep working; what this 
 
 from __future__ import annotations
 
+import shlex
 from functools import wraps
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -16,7 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 from campaigns.cluster import reading
 from campaigns.domain import quality
 from campaigns.models import RECORD_PHASES, RUNNING, Campaign, Volume, _iso
-from campaigns.models.findings import Fact, Finding
+from campaigns.models.findings import Fact, Finding, ModelCache
 from campaigns.presentation import cards
 from campaigns.store import progress
 from campaigns.wording.findings import finding_sentence
@@ -147,7 +148,34 @@ def summary(campaign: Campaign) -> dict:
         "queue": _queue(campaign),
         "warmupSentence": _text(campaign_warmup_sentence(campaign)),
         "findings": [finding_json(finding) for finding in campaign.findings],
+        "modelCache": model_cache_json(campaign.model_cache),
         **_pace(campaign),
+    }
+
+
+def model_cache_json(cache: ModelCache | None) -> dict | None:
+    """The pipeline's model cache as data, with the guide's debug pod as argv and as one shell line."""
+    if cache is None:
+        return None
+    claim = cache.claim
+    return {
+        "pipeline": cache.pipeline,
+        "recipeSha256": cache.recipe_sha256,
+        "cacheDir": cache.cache_dir,
+        "marker": cache.marker,
+        "markerInPods": cache.marker_in_pods,
+        "claimName": cache.claim_name,
+        "claim": None if claim is None else {
+            "name": claim.name, "storageClass": claim.storage_class, "accessModes": list(claim.access_modes),
+            "size": claim.size, "createdAt": _iso(claim.created) or None, "uid": claim.uid,
+        },
+        "warmupJob": cache.warmup_job,
+        "warmupPod": cache.warmup_pod or None,
+        "warmupNode": cache.warmup_node or None,
+        "pinnedNode": cache.pinned_node or None,
+        "pinnedBy": cache.pinned_by or None,
+        "debugPod": {"argv": list(cache.debug.argv), "command": shlex.join(cache.debug.argv)},
+        "notRead": [_fact_json(fact) for fact in cache.not_read],
     }
 
 

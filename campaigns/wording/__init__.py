@@ -10,6 +10,7 @@ standard library.
 - ``reasons``   why a volume stopped: each failure class, retrying and final, and running again
 - ``volumes``   a volume row's sentence: its failure or its plain state
 - ``warmup``    the model-cache warm-up chip
+- ``cache``     a pipeline's model cache under Operator details: each fact's label
 - ``queue``     why a queued or paused campaign is not running
 - ``states``    the campaign's state chip: its phase with its reason
 - ``progress``  a running volume's progress line, and what the results store answered instead

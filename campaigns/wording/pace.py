@@ -58,7 +58,8 @@ def duration(seconds: float, up: bool = True) -> str:
 
 
 def clock(at: datetime, now: datetime) -> str:
-    """``16:45 UTC today``, ``09:10 UTC tomorrow``, ``Mon 4 May 09:10 UTC``, rounded to 5 minutes."""
+    """``16:45 UTC today``, ``09:10 UTC tomorrow``, ``Mon 4 May 09:10 UTC``, rounded up to 5 minutes (a forecast's
+    ends come so rounded from `domain.pace`, which the chart draws too)."""
     rounded = at + timedelta(minutes=(5 - at.minute % 5) % 5, seconds=-at.second, microseconds=-at.microsecond)
     text = rounded.strftime("%H:%M") + " UTC"
     days = (rounded.date() - now.date()).days
@@ -149,51 +150,58 @@ def stall_line(view: CampaignPace | None) -> str:
 def stall_sentence(
     view: CampaignPace, now: datetime, evidence: PageEvidence | None = None, waiting_for_cache: int = 0
 ) -> Sentence | None:
-    """``12 pods running, no page finished for 47 min; the last page was written at 14:02 UTC by C0074535.``
-    and the next thing to check."""
+    """What holds a stalled campaign, looked for in order: pods still waiting for the model cache (the warm-up);
+    else a running volume's pages still being written (a slow volume, with its last page's time); else pages
+    silent (that volume); else only what the cluster shows. One cause named, not a list of candidates."""
     since = view.stalled_since
     if since is None:
         return None
-    pods = plural(view.running_pods, "pod")
     quiet = duration((now - since).total_seconds(), up=False)
+    waiting = min(max(0, waiting_for_cache), view.running_pods)
+    working = view.running_pods - waiting
     last = evidence.last_written_at if evidence is not None else None
     volume = evidence.last_volume if evidence is not None else ""
     after = view.stall_after_seconds or 0
-    if last is not None and (now - last).total_seconds() < min(after, STALE_PROGRESS_SECONDS):
+    if waiting:
+        text, tone = _held_by_warmup(waiting, working, quiet), "bad"
+    elif last is not None and (now - last).total_seconds() < min(after, STALE_PROGRESS_SECONDS):
         text = (
-            f"{pods} running and pages are still being written (the last at {last:%H:%M} UTC by {volume}), "
-            f"but no volume finished for {quiet}."
+            f"No volume finished for {quiet}, but pages are still being written: {volume} finished a page at "
+            f"{last:%H:%M} UTC. It is most likely a large volume still working; its row shows how far it has got."
         )
-        check = f"A volume may simply be large: the run log of {volume} says how far it has got."
         tone = "warn"
     elif last is not None:
         page_quiet = duration((now - max(last, since)).total_seconds(), up=False)
         text = (
-            f"{pods} running, no volume finished for {quiet} and no page for {page_quiet}; "
-            f"the last page was written at {last:%H:%M} UTC by {volume}."
+            f"{_running(working)}, no volume finished for {quiet} and no page for {page_quiet}: the last page "
+            f"was finished at {last:%H:%M} UTC by {volume}, which has written none since. Its run log says why."
         )
-        check, tone = _next_check(waiting_for_cache, volume), "bad"
+        tone = "bad"
     else:
         text = (
-            f"{pods} running, no volume finished for {quiet} (since {since:%H:%M} UTC); the cluster alone "
-            "cannot tell whether pages are being written."
+            f"{_running(working)}, no volume finished for {quiet} (since {since:%H:%M} UTC). Whether pages are "
+            "still being written is not known here: a running volume's row shows its pages once they are read."
         )
-        check, tone = _next_check(waiting_for_cache, ""), "bad"
+        tone = "bad"
     detail = (
         f"A running campaign counts as stalled when no volume finishes for {duration(after)} "
         "(HTRFLOW_STALL_MINUTES, or four usual volume times with a floor of 20 min)."
     )
-    return Sentence(f"{text} {check}", detail=detail, tone=tone)
+    return Sentence(text, detail=detail, tone=tone)
 
 
-def _next_check(waiting_for_cache: int, volume: str) -> str:
-    if waiting_for_cache:
-        return (
-            f"Check the warm-up first: {plural(waiting_for_cache, 'pod')} still "
-            f"{'waits' if waiting_for_cache == 1 else 'wait'} for the model cache."
-        )
-    log = f"the run log of {volume}" if volume else "a running volume's run log"
-    return f"Check {log} first, then the warm-up, then whether the results store accepts writes."
+def _running(pods: int) -> str:
+    return f"{plural(pods, 'pod')} running"
+
+
+def _held_by_warmup(waiting: int, working: int, quiet: str) -> str:
+    wait = "waits" if waiting == 1 else "wait"
+    pods = plural(waiting, "pod")
+    also = f" ({number(working)} other{'s' if working != 1 else ''} running)" if working else ""
+    return (
+        f"No volume finished for {quiet}: {pods} still {wait} for the model cache{also}, so the warm-up is "
+        "what holds it back, not a volume."
+    )
 
 
 def pace_fact(view: CampaignPace | None) -> str:

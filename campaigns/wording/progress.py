@@ -11,7 +11,7 @@ from datetime import datetime
 from campaigns.models import Progress
 from campaigns.wording.words import human_age, stage_words
 
-# A running volume whose progress has not moved for this long reads as "no update for ...".
+# A running volume whose progress has not moved for this long reads as "no page finished for ...".
 STALE_PROGRESS_SECONDS = 600
 
 # Said once for a whole card, by the first outcome that keeps its progress from being read ("reading":
@@ -21,8 +21,17 @@ CARD_SENTENCES = {
     "session_ended": "Your results login has ended, so progress cannot be read; log in again to see it.",
     "unreachable": (
         "The results store could not be reached, so progress is not shown; the volume states above come "
-        "from the cluster and are current. If it lasts, an operator should check S3_ENDPOINT, S3_VERIFY_TLS "
-        "and that the network policy lets the results proxy reach the store."
+        "from the cluster and are current. If it lasts, an operator should check S3_ENDPOINT and that the "
+        "network policy lets the results proxy reach the store."
+    ),
+    "tls": (
+        "This site could not open a secure connection to the results store (its certificate was not accepted), "
+        "so progress is not shown; the volume states above are current. An operator has to check S3_ENDPOINT "
+        "and the store's certificate, or S3_VERIFY_TLS if the store uses a certificate of its own."
+    ),
+    "store_fault": (
+        "The results store reported a fault of its own, so progress is not shown; it is asked again shortly "
+        "and the volume states above are current. If it lasts, an operator has to look at the store."
     ),
     "timeout": "The results store did not answer in time, so some progress is missing; it is asked again shortly.",
     "no_reason": (
@@ -47,7 +56,7 @@ PROGRESS_NOT_KNOWN = "Progress not known yet."
 
 
 def progress_sentence(progress: Progress | None, now: datetime | None = None) -> str:
-    """``processing pages · updated under a minute ago``, then in whole minutes (``updated 4 min ago``);
+    """``processing pages · progress written under a minute ago``, then in whole minutes (``… 4 min ago``);
     stale or missing progress is said so.
 
     Worded coarsely on purpose: a card whose line said "updated 12 s ago" changed at every poll of
@@ -64,8 +73,34 @@ def progress_sentence(progress: Progress | None, now: datetime | None = None) ->
     what = stage_words(progress.stage)
     if age is None:
         return what
+    # Said as the progress file it is (written on every page and stage change), never as "updated": the log
+    # viewer's age is the run log's, written every 15 s, so "no update for 1 h" beside "live · updated 353 s
+    # ago" for the same volume would read as a contradiction.
     if progress.stage not in ("done", "failed") and age >= STALE_PROGRESS_SECONDS:
-        return f"{what} · no update for {human_age(age)}"
+        return f"{what} · no page finished for {human_age(age)}"
     if age < 60:
-        return f"{what} · updated under a minute ago"
-    return f"{what} · updated {human_age(age)} ago"
+        return f"{what} · progress written under a minute ago"
+    return f"{what} · progress written {human_age(age)} ago"
+
+
+# The operator's account of progress the store refused the person's account: which object, under which
+# prefix, and the permission that would let the account read it. The archivist's words stay those above.
+FORBIDDEN_ONE = (
+    "The results store refused your account s3:GetObject on {object} in bucket {bucket}. An account reads a "
+    "volume's progress with `s3:GetObject` on `{bucket}/{prefix}*`."
+)
+FORBIDDEN_SOME = (
+    "The results store refused your account s3:GetObject on the progress of {count} volumes, the first "
+    "{object} in bucket {bucket}. An account reads this campaign's results with `s3:GetObject` on "
+    "`{bucket}/{prefix}*`."
+)
+
+
+def forbidden_detail(bucket: str, refused_keys: list[str], prefix: str) -> str:
+    """What the store refused (the first object's key) and what would allow it: ``s3:GetObject`` on
+    ``<bucket>/<prefix>*``; ``prefix`` is the volume's own for one volume, the campaign's for several."""
+    if not refused_keys or not prefix:
+        return ""
+    names = {"object": refused_keys[0], "bucket": bucket or "(S3_BUCKET)", "prefix": prefix,
+             "count": len(refused_keys)}
+    return (FORBIDDEN_ONE if len(refused_keys) == 1 else FORBIDDEN_SOME).format_map(names)

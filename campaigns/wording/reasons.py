@@ -97,10 +97,9 @@ REASON_WORDS = {
     ),
     "warmup_marker": ReasonWords(
         head="The volume never started: the model cache was not ready. Its pod waited {waited} for the "
-        "warm-up marker {marker} and gave up, because the warm-up Job {warmup_job} had not finished.",
-        retrying="Another attempt will wait again; fix the warm-up (see the warm-up chip).",
-        final="See the warm-up chip for why. This failure is not retried, so nothing will run the volume again "
-        "in this campaign: fix the warm-up, then add the volume to a new campaign.",
+        "warm-up marker {marker} and gave up{warmup_then}.",
+        retrying="{warmup_retrying}",
+        final="This failure is not retried, so nothing will run the volume again in this campaign: {warmup_final}",
         marker=True,
     ),
     # A failure of no known class: said in the past tense, with its stage when the reason has one.
@@ -151,8 +150,55 @@ def _fields(reason: VolumeReason, volume: Volume | None, words: ReasonWords) -> 
         pipeline = volume.pipeline if volume and volume.pipeline else _pipeline_from_marker(marker)
         fields["marker"] = marker
         fields["waited"] = human_age(waited)
-        fields["warmup_job"] = f"htr-warmup-{pipeline}" if pipeline else "the pipeline's warm-up Job"
+        job = f"htr-warmup-{pipeline}" if pipeline else "of its pipeline"
+        then, retrying, final = _warmup_now(volume.warmup_state if volume else "")
+        fields["warmup_then"] = then.format(job=job)
+        fields["warmup_retrying"] = retrying
+        fields["warmup_final"] = final
     return fields
+
+
+def _warmup_now(state: str) -> tuple[str, str, str]:
+    """Why the pod gave up, by what the warm-up is now (``Volume.warmup_state``, the chip's own state), and what
+    another attempt will do and what to do: the same account of the warm-up as the chip's, and pointing at
+    nothing that may not be shown beside the row (the feed and the API have no chip)."""
+    redo = "then add the volume to a new campaign."
+    if state == "failed":
+        return (
+            ", because the warm-up Job {job} failed",
+            "Another attempt will wait and give up the same way until the warm-up is fixed and applied again.",
+            f"fix the warm-up and apply again, {redo}",
+        )
+    if state in ("running", "pending"):
+        now = "is still running" if state == "running" else "has still not started"
+        return (
+            ", because the warm-up Job {job} had not finished; it " + now,
+            "Another attempt waits for it again and starts by itself once it is done.",
+            f"let the warm-up finish, {redo}",
+        )
+    if state == "missing":
+        return (
+            ", because there is no warm-up Job {job}",
+            "Another attempt will give up the same way until the campaigns are applied again, which creates it.",
+            f"apply the campaigns again, which creates the warm-up, {redo}",
+        )
+    if state == "marker_missing":
+        return (
+            ", although the warm-up Job {job} had completed: its marker was not where the pod looked",
+            "Another attempt will give up the same way until an operator finds why and redoes the warm-up.",
+            f"an operator has to find why the marker is missing and redo the warm-up, {redo}",
+        )
+    if state == "succeeded":
+        return (
+            ", because the warm-up Job {job} had not finished then; it has completed since",
+            "Another attempt finds the cache ready; nothing to do.",
+            "the cache is ready now, so adding the volume to a new campaign runs it.",
+        )
+    return (
+        " before the warm-up Job {job} wrote it",
+        "Another attempt waits for the marker again.",
+        f"make sure the warm-up has completed, {redo}",
+    )
 
 
 # What the previous attempt did, in the past tense, per failure class (for a volume running again).

@@ -72,7 +72,12 @@ def _running(campaign: Campaign) -> Sentence:
 def _held(campaign: Campaign) -> Sentence:
     """A queued or paused campaign: its queue's sentence when the queue said why."""
     counts = campaign.counts
-    prefix = "Queued" if campaign.phase == QUEUED else f"Paused after {counts.done} of {counts.total} volumes"
+    if campaign.phase == QUEUED:
+        prefix = "Queued"
+    elif counts.done or counts.failed:
+        prefix = f"Paused after {counts.done} of {counts.total} volumes"
+    else:
+        prefix = "Paused before any volume finished"
     found = held_by(campaign)
     if found is not None:
         inner = finding_sentence(found)

@@ -16,6 +16,10 @@ logger = logging.getLogger("results.store.s3")
 # raw file): long enough for a store's pod to restart, short enough for a person; `curl --retry` waits it.
 STORE_RETRY_AFTER_SECONDS = 30
 WRONG_ACCOUNT_CODES = {"InvalidAccessKeyId", "SignatureDoesNotMatch"}
+# Why a store that answered nothing usable was not reached (``StoreError.cause``): a page that says one
+# sentence per outcome (a card's progress) can still tell these apart from a store that is down.
+TLS = "tls"  # the TLS handshake failed: the store's certificate was not accepted (S3_VERIFY_TLS, S3_ENDPOINT)
+STORE_FAULT = "store_fault"  # the store answered 5xx: a fault of its own
 
 
 class Outcome(enum.StrEnum):
@@ -66,10 +70,11 @@ SENTENCE = {
 class StoreError(Exception):
     """A store answer that is not the file: an outcome, its HTTP status and a sentence for a person."""
 
-    def __init__(self, outcome, sentence=None):
+    def __init__(self, outcome, sentence=None, cause=""):
         self.outcome = Outcome(outcome)
         self.status = STATUS[self.outcome]
         self.sentence = sentence or SENTENCE[self.outcome]
+        self.cause = cause  # TLS, STORE_FAULT or ""
         super().__init__(self.sentence)
 
 
@@ -123,6 +128,7 @@ def outcome_of(error, *, head=False):
             Outcome.UNREACHABLE,
             "The results store could not be reached over TLS: its certificate was not accepted "
             "(see S3_VERIFY_TLS and S3_ENDPOINT).",
+            cause=TLS,
         )
     return StoreError(Outcome.UNREACHABLE)
 
@@ -142,7 +148,9 @@ def _client_error_outcome(error, *, head):
     if status == 408 or code == "RequestTimeout":
         return StoreError(Outcome.TIMEOUT)
     if status >= 500:
-        return StoreError(Outcome.UNREACHABLE, "The results store reported a fault of its own; try again shortly.")
+        return StoreError(
+            Outcome.UNREACHABLE, "The results store reported a fault of its own; try again shortly.", cause=STORE_FAULT
+        )
     if code and code != str(status):
         logger.warning("The results store answered %s with code %s.", status, code[:64])
     return StoreError(Outcome.NO_REASON)

@@ -226,10 +226,10 @@ def _log_state(window: LogWindow, live: bool) -> dict:
         age = max(0, int((datetime.now(UTC) - modified).total_seconds()))
     if ended:
         label = ended
-    elif live:
-        label = f"live · updated {age} s ago" if age is not None else "live"
+    elif live:  # the log's own age (its Last-Modified), named so: a card's ages are the progress file's
+        label = f"live · log written {age} s ago" if age is not None else "live"
     else:
-        label = f"updated {age} s ago" if age is not None else ""
+        label = f"log written {age} s ago" if age is not None else ""
     return {"ended": ended, "label": label, "age": age}
 
 

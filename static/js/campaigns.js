@@ -83,6 +83,22 @@
     }
   });
 
+  /* A link to a part of a closed <details> (the warm-up chip to the model cache under Operator details)
+     opens it first, so the browser lands on the part itself; without script it lands on the summary. */
+  function openAround(hash) {
+    var id = "";
+    try { id = decodeURIComponent(hash || ""); } catch (e) { return; }  /* a malformed address opens nothing */
+    var target = id && document.getElementById(id);
+    var details = target && target.closest("details");
+    if (details && !details.open) details.open = true;
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href^='#']");
+    if (link) openAround(link.getAttribute("href").slice(1));
+  });
+  window.addEventListener("hashchange", function () { openAround(location.hash.slice(1)); });
+  openAround(location.hash.slice(1));
+
   if (window.htmx) {
     window.htmx.config.timeout = 15000;
   }

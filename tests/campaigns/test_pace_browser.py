@@ -61,10 +61,9 @@ def test_a_stalled_campaign_turns_to_needs_attention_with_what_moves_and_what_to
     expect(pace).to_have_class(re.compile(r"\bstalled\b"))
     expect(pace).to_contain_text(
         re.compile(
-            r"^Stalled: 2 pods running, no volume finished for \d[^;]* and no page for \d[^;]*; "
-            rf"the last page was written at {newest.updated_at:%H:%M} UTC by {newest.id}\. "
-            rf"Check the run log of {newest.id} first, then the warm-up, "
-            r"then whether the results store accepts writes\.$"
+            r"^Stalled: 2 pods running, no volume finished for \d[^:]* and no page for \d[^:]*: "
+            rf"the last page was finished at {newest.updated_at:%H:%M} UTC by {newest.id}, which has written "
+            r"none since\. Its run log says why\.$"
         )
     )
     row = page.locator(f"li[id='row-htr-batch--{stalled.name}']")

@@ -979,9 +979,9 @@ def test_a_card_stays_the_same_from_poll_to_poll_while_its_running_volumes_only_
         progress = {"stage": "stream", "pages_total": 40, "pages_done": 9, "updated_at": started.isoformat()}
         store.put(f"{NS}/{pipeline}/{volume}/progress.json", json.dumps(progress))
     html = page_text(results_client.get("/"))
-    assert card_html(html, "ageing").count("processing pages · updated under a minute ago") == 2
+    assert card_html(html, "ageing").count("processing pages · progress written under a minute ago") == 2
     monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=40))
     assert poll(results_client, html).status_code == 204
     monkeypatch.setattr(timezone, "now", lambda: started + timedelta(seconds=55))  # the next minute
     card = card_html(page_text(poll(results_client, html)), "ageing")
-    assert card.count("processing pages · updated 1 min ago") == 2
+    assert card.count("processing pages · progress written 1 min ago") == 2

@@ -22,7 +22,7 @@ def test_human_ages(seconds, text):
 
 def test_progress_sentence_names_the_stage_and_its_age():
     progress = Progress(done=137, total=412, stage="stream", age_seconds=12)
-    assert progress_sentence(progress, NOW) == "processing pages · updated under a minute ago"
+    assert progress_sentence(progress, NOW) == "processing pages · progress written under a minute ago"
 
 
 @pytest.mark.parametrize(
@@ -38,29 +38,30 @@ def test_a_running_volumes_age_is_said_in_minutes_of_the_clock(updated, now, tex
     day = "2026-09-24T"
     progress = Progress(done=1, total=2, stage="stream", updated_at=datetime.fromisoformat(f"{day}{updated}+00:00"))
     assert progress_sentence(progress, datetime.fromisoformat(f"{day}{now}+00:00")) == (
-        f"processing pages · updated {text} ago"
+        f"processing pages · progress written {text} ago"
     )
 
 
 def test_every_row_turns_at_the_same_moment_whatever_second_it_was_updated_in():
     rows = [Progress(done=1, total=2, stage="stream", updated_at=NOW - timedelta(seconds=s)) for s in (5, 55)]
-    assert {progress_sentence(p, NOW + timedelta(seconds=59)) for p in rows} == {"processing pages · updated 1 min ago"}
-    assert {progress_sentence(p, NOW + timedelta(seconds=60)) for p in rows} == {"processing pages · updated 2 min ago"}
+    said = "processing pages · progress written {} min ago"
+    assert {progress_sentence(p, NOW + timedelta(seconds=59)) for p in rows} == {said.format(1)}
+    assert {progress_sentence(p, NOW + timedelta(seconds=60)) for p in rows} == {said.format(2)}
 
 
 def test_the_age_follows_the_clock_not_the_moment_the_progress_was_read():
     progress = Progress(done=1, total=2, stage="stream", updated_at=NOW - timedelta(seconds=10), age_seconds=10)
-    assert progress_sentence(progress, NOW + timedelta(minutes=3)) == "processing pages · updated 4 min ago"
+    assert progress_sentence(progress, NOW + timedelta(minutes=3)) == "processing pages · progress written 4 min ago"
 
 
 def test_progress_sentence_from_the_update_time_when_no_age_was_computed():
     progress = Progress(done=1, total=2, stage="load", updated_at=NOW - timedelta(minutes=4))
-    assert progress_sentence(progress, NOW) == "loading models · updated 4 min ago"
+    assert progress_sentence(progress, NOW) == "loading models · progress written 4 min ago"
 
 
-def test_stale_progress_says_no_update_for():
+def test_stale_progress_says_no_page_finished_for():
     progress = Progress(done=1, total=2, stage="stream", age_seconds=1500)
-    assert progress_sentence(progress, NOW) == "processing pages · no update for 25 min"
+    assert progress_sentence(progress, NOW) == "processing pages · no page finished for 25 min"
 
 
 def test_progress_with_an_unknown_stage_or_none_still_reads():

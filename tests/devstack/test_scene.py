@@ -591,6 +591,7 @@ def test_each_cause_is_named_from_the_objects_as_the_cluster_leaves_them(pure_sc
     )
     model = finding("model_not_in_cache")
     assert model.value("retries_help") is False and model.value("warmup_job") == "htr-warmup-swe-lines-v8"
+    assert model.value("stage") == "load"  # from the termination message, though the volume keeps only its error
     assert "Riksarkivet/trocr-base-handwritten-hist-swe-2" in [m for _, m, _ in model.value("models")]
 
 

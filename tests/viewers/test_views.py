@@ -393,10 +393,13 @@ def test_deeply_nested_json_gets_the_unreadable_json_sentences(
     store.put(volume["base"] + "/manifest.json", nested)
     if reader_raises_recursion:  # whatever the reader does with such input, the views stay up
         _too_deep(reader_module.ResultsReader, monkeypatch)
+    # The reader refuses such text before parsing it, and says so; a parser that still recursed is caught too.
+    iiif_words = "iiif.json is not readable JSON" if reader_raises_recursion else "iiif.json holds more than"
+    manifest_words = "manifest.json is not readable JSON" if reader_raises_recursion else "manifest.json holds more"
     alto_page = results_client.get("/alto", {"src": volume["alto"]})
-    assert alto_page.status_code == 200 and "iiif.json is not readable JSON" in alto_page.content.decode()
+    assert alto_page.status_code == 200 and iiif_words in alto_page.content.decode()
     log_page = results_client.get("/log", {"log": volume["log"], "manifest": volume["manifest"]})
-    assert log_page.status_code == 200 and "manifest.json is not readable JSON" in log_page.content.decode()
+    assert log_page.status_code == 200 and manifest_words in log_page.content.decode()
 
 
 def test_bidi_overrides_are_shown_as_symbols_on_the_log_and_alto_pages(results_client, store, volume):
@@ -459,7 +462,7 @@ def test_a_search_of_a_live_log_keeps_its_status_and_says_it_covers_the_log_as_o
     store.put(volume["base"] + ".txt", page_line(1) + page_line(2))
     page = results_client.get("/log", {"log": volume["log"], "live": "1", "q": "page 0002"}).content.decode()
     status = re.search(r'<span id="log-status" class="log-status status-live">(.*?)</span>', page)
-    assert status and re.fullmatch(r"live · updated \d+ s ago", status.group(1))
+    assert status and re.fullmatch(r"live · log written \d+ s ago", status.group(1))
     assert 'id="search-as-of"' in page and '<input type="hidden" name="live" value="1">' in page
     store.put(volume["base"] + ".txt", volume["text"])
     ended = results_client.get("/log", {"log": volume["log"], "live": "1", "q": "page"}).content.decode()

@@ -9,8 +9,6 @@ volume is ReadWriteOnce (to a node that has it mounted now, else the warm-up's).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 
 from campaigns.domain.diagnosis.commands import cache_debug_pod
 from campaigns.domain.diagnosis.objects import (
@@ -33,36 +31,8 @@ from campaigns.domain.diagnosis.objects import (
     warmup_node,
 )
 from campaigns.models import bounded
-from campaigns.models.findings import Command, Fact
+from campaigns.models.findings import CacheClaim, Fact, ModelCache
 from core.contract import ANNOTATION_RECIPE_SHA
-
-
-@dataclass(frozen=True)
-class CacheClaim:
-    name: str
-    storage_class: str
-    access_modes: tuple[str, ...]
-    size: str  # status.capacity.storage, else what was requested
-    created: datetime | None
-    uid: str
-
-
-@dataclass(frozen=True)
-class ModelCache:
-    pipeline: str
-    recipe_sha256: str
-    cache_dir: str  # on the volume: /<pipeline>-<sha>/
-    marker: str  # on the volume: /<pipeline>-<sha>/warmup/<pipeline>.done
-    marker_in_pods: str  # where campaign pods see it: /data/warmup/<pipeline>.done
-    claim_name: str
-    claim: CacheClaim | None  # None when the claim could not be read
-    warmup_job: str
-    warmup_pod: str
-    warmup_node: str
-    debug: Command
-    pinned_node: str = ""  # the debug pod's nodeName, "" when not pinned
-    pinned_by: str = ""  # the pod whose node it is pinned to
-    not_read: tuple[Fact, ...] = ()
 
 
 def _recipe(pipeline: str, warmup_job: dict | None, campaign_job: dict | None) -> str:

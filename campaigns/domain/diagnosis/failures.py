@@ -44,13 +44,16 @@ def model_not_in_cache(
     steps: Sequence[Step],
     container: str = "wrapper",
     config_map: str = "",
+    stage: str = "",
 ) -> Finding | None:
     """``model.not_in_cache`` when a termination message says the model is not in the offline cache.
 
     ``steps`` are the pipeline's steps as the projection parsed them; the models named in the error
     come first, else every step's model is named (huggingface_hub does not say which one it missed).
+    ``stage`` is the stage already read from the message, when the caller has only its error text.
     """
-    stage, error = _error(message)
+    said_stage, error = _error(message)
+    stage = said_stage or stage
     if not any(marker in error for marker in NOT_IN_CACHE):
         return None
     pipeline = subject.pipeline

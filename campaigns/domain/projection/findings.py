@@ -12,6 +12,7 @@ word them when they are rendered.
 from __future__ import annotations
 
 from campaigns.domain.diagnosis import codes
+from campaigns.domain.diagnosis.cache import model_cache
 from campaigns.domain.diagnosis.failures import model_not_in_cache
 from campaigns.domain.diagnosis.kueue_health import kueue_health
 from campaigns.domain.diagnosis.queue import queue_finding
@@ -22,14 +23,16 @@ from campaigns.domain.projection.index import SnapshotIndex
 from campaigns.domain.projection.queue import workload_for
 from campaigns.domain.projection.readers import name_of
 from campaigns.models import PAUSED, QUEUED, Campaign, Snapshot, Volume
-from campaigns.models.findings import Finding, Subject
+from campaigns.models.findings import Finding, ModelCache, Subject
 
 # Queue states whose cause is not Kueue's to give: paused in git, or admitted.
 _NOT_KUEUES = ("paused", "admitted")
 
 
 def diagnose(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign, jobs: list[dict]) -> list[Finding]:
-    """Every finding of a live campaign, the one that explains its state first."""
+    """Every finding of a live campaign, the one that explains its state first. The campaign is also given
+    its pipeline's model cache (`Campaign.model_cache`): the guide's section the warm-up checks refer to."""
+    campaign.model_cache = pipeline_cache(snapshot, index, campaign, jobs)
     found = [
         _queue(snapshot, index, campaign, jobs),
         _marker(snapshot, index, campaign, jobs),
@@ -60,6 +63,17 @@ def _queue(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign, jobs: l
         snapshot.cluster_queues,
         health,
     )
+
+
+def pipeline_cache(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign, jobs: list[dict]) -> ModelCache | None:
+    """The model cache of a live campaign's pipeline, from the claims read, its warm-up Job and the pods that
+    mount the cache (the warm-up's and the campaign's own); None for a campaign without a pipeline."""
+    if not campaign.pipeline or not jobs:
+        return None
+    warmup_job = index.warmups.get(campaign.pipeline)
+    pods = list(index.warmup_pods.get(name_of(warmup_job), [])) if warmup_job is not None else []
+    pods += [pod for job in jobs for pod in _pods_of(index, job)]
+    return model_cache(snapshot.namespace, campaign.pipeline, warmup_job, jobs[0], pods, snapshot.pvcs)
 
 
 def _gave_up(campaign: Campaign) -> list[Volume]:
@@ -111,7 +125,9 @@ def _models(campaign: Campaign) -> list[Finding]:
             continue
         subject = Subject("volume", campaign.namespace, campaign.name, volume.id, campaign.pipeline)
         pod, container = reason.pod_name, reason.container or "wrapper"
-        finding = model_not_in_cache(subject, pod, reason.error, campaign.pipeline_steps, container)
+        finding = model_not_in_cache(
+            subject, pod, reason.error, campaign.pipeline_steps, container, stage=reason.stage or ""
+        )
         if finding is not None:
             return [finding]
     return []

@@ -37,7 +37,7 @@ from campaigns.domain.projection.records import (
 )
 from campaigns.domain.projection.volume_parts import PartVolumes, volume_lines
 from campaigns.domain.projection.volumes import MAX_VOLUMES_PER_JOB, volume_state
-from campaigns.domain.projection.warmup import project_warmup
+from campaigns.domain.projection.warmup import mark_warmup_state, project_warmup
 from campaigns.domain.ranges import parse_ranges
 from campaigns.models import (
     FAILED,
@@ -202,6 +202,7 @@ def project_live(snapshot: Snapshot, index: SnapshotIndex, name: str, jobs: list
         _fill_finished_workload(campaign, index, first)
     else:
         _fill_queue(campaign, snapshot, index, parts, now)
+        _paused_in_git(campaign, parts)
     campaign.part_states = [_part_state(part) for part in parts]
     _mark_held(parts, notable, held=phase in (QUEUED, PAUSED))
     campaign.counts.waiting = sum(1 for volume in notable if volume.state == "active" and volume.waiting_for_cache)
@@ -214,6 +215,7 @@ def _fill_warmup(campaign: Campaign, snapshot: Snapshot, index: SnapshotIndex, p
     campaign.warmup = project_warmup(snapshot, index, pipeline, campaign)
     if campaign.is_final and not any(v.reason and v.reason.kind == "warmup_marker" for v in campaign.failures):
         campaign.warmup = None  # a finished campaign no longer waits for the cache
+    mark_warmup_state(campaign)
 
 
 def _fill_queue(
@@ -229,6 +231,18 @@ def _fill_queue(
     campaign.cluster_queue_name = campaign.queue.cluster_queue
     campaign.priority_class = campaign.queue.priority_class or campaign.priority_class
     campaign.queue.job = queue_part.name
+
+
+def _paused_in_git(campaign: Campaign, parts: list[_Part]) -> None:
+    """A campaign its file pauses (`suspend: true`: Kueue's Workload inactive) is Paused whether or not a volume
+    finished before: "Queued" says it waits its turn and starts by itself, which one paused in git never does.
+    The Job alone cannot tell the two apart (contracts §6 calls both Queued); the Workload can."""
+    if campaign.phase != QUEUED or campaign.queue is None or campaign.queue.kind != "paused":
+        return
+    campaign.phase = PAUSED
+    for part in parts:
+        if part.phase == QUEUED:
+            part.phase = PAUSED  # its status record and the read API say the same
 
 
 def _fill_finished_workload(campaign: Campaign, index: SnapshotIndex, job: dict) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from campaigns.domain.diagnosis.kueue_message import parse_message
+from campaigns.domain.diagnosis.queue import REASON_LEVELS, blocker_level
 from campaigns.domain.projection.index import SnapshotIndex
 from campaigns.domain.projection.jobs import job_suspended
 from campaigns.domain.projection.quantities import resource_fits, room_for
@@ -229,6 +231,20 @@ def _workload_pending(workload: dict) -> bool:
     return True
 
 
+def _never_admitted(index: SnapshotIndex, workload: dict, cluster_queue: str) -> bool:
+    """Kueue can never admit it as it is: it asks more than its ClusterQueue can ever give (read from the
+    queue's quota, else from Kueue's own reason or message), so it is no campaign ahead of another."""
+    if any(not fit.fits for fit in resource_fits(index, workload, {}, cluster_queue)):
+        return True
+    reserved = condition(workload, "QuotaReserved") or {}
+    if reserved.get("status") != "False":
+        return False
+    level = REASON_LEVELS.get(as_str(reserved.get("reason")))
+    if level is None:  # older Kueue gives no deciding reason: its message decides, by Kueue's own rule
+        level = blocker_level(parse_message(as_str(reserved.get("message"))).blockers)
+    return level == REASON_LEVELS["ExceedsMaxQuota"]
+
+
 def _holds_quota(workload: dict) -> bool:
     return (condition_true(workload, "QuotaReserved") or condition_true(workload, "Admitted")) and not condition_true(
         workload, "Finished"
@@ -259,8 +275,8 @@ def _queue_position(
         if _holds_quota(other):
             holders.append(_owner_job_name(other))
             continue
-        if not _workload_pending(other):
-            continue
+        if not _workload_pending(other) or _never_admitted(index, other, other_queue):
+            continue  # one that can never be admitted is not ahead in line: it never goes first
         priority = _workload_priority(other)
         created = created_time(other)
         earlier = created is not None and mine_created is not None and created < mine_created

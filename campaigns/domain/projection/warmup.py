@@ -84,3 +84,14 @@ def _marker_missing_after(job: dict, campaign: Campaign) -> bool:
             if reason.finished_at > completed:
                 return True
     return False
+
+
+def mark_warmup_state(campaign: Campaign) -> None:
+    """Each volume that gave up on the warm-up marker carries the warm-up's state now, as the campaign's chip
+    reads it, so its row says the same of the warm-up as the chip (failed, still running, complete yet its
+    marker not found, ...), never "had not finished" beside a chip that says it failed."""
+    warmup = campaign.warmup
+    state = "" if warmup is None else "marker_missing" if warmup.marker_missing else warmup.state
+    for volume in campaign.volumes.notable():
+        if volume.reason is not None and volume.reason.kind == "warmup_marker":
+            volume.warmup_state = state
