@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store bench-soak install browser redis clean
+.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store bench-hostile bench-soak install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -78,6 +78,11 @@ bench-slow: $(STAMP)
 # with the store at normal speed (about 3 minutes).
 bench-slow-store: $(STAMP)
 	$(PY) -m pytest benchmarks/bench_slow_store.py -q -s
+
+# Every viewer and parser of bucket content fed hostile inputs at 1x, 4x and 16x a size near its cap: time,
+# tracemalloc peak and growth per request (a few minutes; HOSTILE_BUDGET_SECONDS caps the cost of one size).
+bench-hostile: $(STAMP)
+	$(PY) -m pytest benchmarks/bench_hostile.py -q -s
 
 # Half an hour at archive scale with tabs, slow downloads and a fault every 3 minutes (SOAK_MINUTES=6 to try it).
 SOAK_MINUTES ?= 30
