@@ -1,9 +1,7 @@
 """Kubernetes quantities (``4``, ``50m``, ``8Gi``, ``1e3``) as exact Decimals.
 
-Below both apps: the campaign diagnosis reads the amounts in Kueue's messages with it. The same rules as
-``campaigns.domain.projection.quantities`` (``parse_quantity``, ``format_quantity``), which can re-export
-these instead of keeping its own copy (whose ``format_quantity`` writes 10Gi as "1Gi": it strips the
-zeros of whole numbers too).
+Below both apps: the projection reads a workload's requests and its queue's quota with it, and the
+campaign diagnosis the amounts in Kueue's messages. Whole numbers keep their zeros (10Gi stays "10Gi").
 """
 
 from __future__ import annotations

@@ -1,15 +1,13 @@
 """Kubernetes quantities and whether a workload fits its ClusterQueue.
 
-Parses and formats quantities (``50m``, ``8Gi``), adds up what a workload asks for, and decides
-per resource whether it could ever fit the queue's nominal quota and whether there is room for it
-right now.
+Adds up what a workload asks for (quantities such as ``50m`` and ``8Gi`` are read and written by
+``core.quantities``, which the diagnosis shares), and decides per resource whether it could ever fit
+the queue's nominal quota and whether there is room for it right now.
 """
 
 from __future__ import annotations
 
-import re
-from decimal import Decimal, InvalidOperation
-from typing import Any
+from decimal import Decimal
 
 from campaigns.domain.projection.index import SnapshotIndex
 from campaigns.domain.projection.readers import as_dict, as_int, as_list, as_str, get_path
@@ -17,65 +15,7 @@ from campaigns.models import (
     ResourceFit,
     bounded,
 )
-
-_QUANTITY_RE = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE]([+-]?\d{1,3}))?([A-Za-z]{0,2})$")
-
-
-_SUFFIXES = {
-    "": Decimal(1),
-    "n": Decimal("1e-9"),
-    "u": Decimal("1e-6"),
-    "m": Decimal("1e-3"),
-    "k": Decimal(10**3),
-    "M": Decimal(10**6),
-    "G": Decimal(10**9),
-    "T": Decimal(10**12),
-    "P": Decimal(10**15),
-    "E": Decimal(10**18),
-    "Ki": Decimal(2**10),
-    "Mi": Decimal(2**20),
-    "Gi": Decimal(2**30),
-    "Ti": Decimal(2**40),
-    "Pi": Decimal(2**50),
-    "Ei": Decimal(2**60),
-}
-
-
-def parse_quantity(value: Any) -> Decimal | None:
-    """A Kubernetes quantity (``4``, ``50m``, ``8Gi``, ``1e3``) as a Decimal, or None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        try:
-            return Decimal(str(value))
-        except InvalidOperation:
-            return None
-    if not isinstance(value, str) or len(value) > 40:
-        return None
-    match = _QUANTITY_RE.match(value.strip())
-    if not match or match.group(3) not in _SUFFIXES:
-        return None
-    try:
-        number = Decimal(match.group(1))
-        if match.group(2):
-            number = number.scaleb(int(match.group(2)))
-    except InvalidOperation:
-        return None
-    return number * _SUFFIXES[match.group(3)]
-
-
-def format_quantity(resource: str, value: Decimal) -> str:
-    """A quantity back in readable Kubernetes form: memory in Gi/Mi, CPU in cores or millicores."""
-    if "memory" in resource or "storage" in resource:
-        for suffix in ("Ti", "Gi", "Mi", "Ki"):
-            unit = _SUFFIXES[suffix]
-            if value >= unit and value % unit == 0:
-                return f"{value / unit:f}".rstrip("0").rstrip(".") + suffix
-        return f"{value:f}".rstrip("0").rstrip(".") if "." in f"{value:f}" else f"{value:f}"
-    if value != value.to_integral_value() and (value * 1000) == (value * 1000).to_integral_value():
-        return f"{int(value * 1000)}m"
-    text = f"{value.normalize():f}"
-    return text
+from core.quantities import format_quantity, parse_quantity
 
 
 def _pod_requests(template: dict) -> dict[str, Decimal]:
