@@ -22,6 +22,7 @@ from campaigns.domain.quality import CampaignQuality, campaign_quality
 from campaigns.models import RUNNING, Campaign, Sentence, Volume, bounded
 from campaigns.models.findings import Finding
 from campaigns.models.pace import PageEvidence
+from campaigns.presentation.overview import said_of
 from campaigns.presentation.pace_chart import PaceChart, chart_for
 from campaigns.store import progress
 from campaigns.wording import notes
@@ -30,7 +31,7 @@ from campaigns.wording.findings import finding_sentence
 from campaigns.wording.pace import forecast_sentence, pace_fact, stall_sentence
 from campaigns.wording.progress import PROGRESS_NOT_KNOWN, forbidden_detail, progress_sentence
 from campaigns.wording.queue import queue_sentence
-from campaigns.wording.states import WARMUP_AREAS, campaign_sentence, held_by
+from campaigns.wording.states import WARMUP_AREAS, held_by
 from campaigns.wording.volumes import NO_SENTENCE, volume_sentence
 from campaigns.wording.warmup import WARMUP_WAITING, campaign_warmup_sentence
 from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
@@ -211,8 +212,8 @@ class Card:
 
     @cached_property
     def said(self) -> Sentence:
-        """The state chip's sentence, worded now for this reader."""
-        return campaign_sentence(self.campaign)
+        """The state chip's sentence, worded for this reader (the list line's words: one account)."""
+        return said_of(self.campaign)
 
     @cached_property
     def findings_said(self) -> list[tuple[Finding, Sentence]]:
@@ -322,7 +323,7 @@ def operator_commands(campaign: Campaign) -> list[str]:
     warmup = campaign.warmup
     reasons = [
         *(finding_sentence(finding) for finding in campaign.findings),
-        campaign_sentence(campaign),
+        said_of(campaign),
         campaign_warmup_sentence(campaign) if warmup and warmup.shows_chip else None,
         *(volume_sentence(v) for v in campaign.failures[:3]),
     ]

@@ -17,6 +17,7 @@ from campaigns.wording.lists import ALL_CAMPAIGNS, NEED_ATTENTION
 from campaigns.wording.pace import stall_line
 from campaigns.wording.states import campaign_sentence
 from campaigns.wording.volumes import volume_sentence
+from core.alive import WhileAlive
 
 ATTENTION_CARDS = 3  # full cards shown without asking: the first campaigns that need attention
 OPEN_CARDS = 8  # full cards a person may open besides those
@@ -111,6 +112,22 @@ class Hit:
         return volume_sentence(self.volume)
 
 
+# A campaign's state sentence, worded once per campaign object of a reading: every poll of every tab asks
+# for each line's sentence to tell whether the line changed, and the words only change when the reading
+# replaces the campaign. A copy made for one person (other campaigns' names left out) is keyed apart.
+_said = WhileAlive(most=20_000)
+
+
+def said_of(campaign: Campaign) -> Sentence:
+    owner = getattr(campaign, "shown_from", campaign)  # a copy is new at every request; its reading's campaign is not
+    key = (campaign.namespace, campaign.name, getattr(campaign, "shown_as", ""))
+    said = _said.get(key, owner)
+    if said is None:
+        said = campaign_sentence(campaign)
+        _said.put(key, owner, said)
+    return said
+
+
 @dataclass
 class Row:
     """One campaign on one line: state, progress, counts and the one sentence that matters."""
@@ -129,8 +146,8 @@ class Row:
 
     @cached_property
     def said(self) -> Sentence:
-        """The campaign's state sentence, worded now for this reader."""
-        return campaign_sentence(self.campaign)
+        """The campaign's state sentence, worded for this reader (once per campaign the reading made)."""
+        return said_of(self.campaign)
 
     @property
     def sentence(self) -> str:
