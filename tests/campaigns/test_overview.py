@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from campaigns.domain.projection import project, sort_campaigns
+from campaigns.models import QUEUED, Campaign, QueueState
 from campaigns.presentation import overview
 from devstack import kube_samples as o
 from tests.campaigns.said import said
@@ -146,3 +148,16 @@ def test_a_poll_reads_at_most_its_limit_of_entries_whatever_it_sends():
     seen = []
     overview.read_shown(values, limit=50, ident_of=lambda key: seen.append(key))
     assert len(seen) == 50
+
+
+def test_a_campaigns_sentence_is_worded_once_per_campaign_object_of_a_reading(monkeypatch):
+    """Every poll of every tab asks each line for its sentence; the words change only when the reading
+    replaces the campaign object, so they are worked out once per object."""
+    worded = []
+    real = overview.campaign_sentence
+    monkeypatch.setattr(overview, "campaign_sentence", lambda campaign: worded.append(campaign) or real(campaign))
+    campaign = Campaign(namespace="ns", name="worded-once", phase=QUEUED, queue=QueueState(kind="paused"))
+    first = overview.said_of(campaign)
+    assert overview.said_of(campaign) is first and len(worded) == 1
+    replaced = dataclasses.replace(campaign)  # the next reading's equal campaign is another object
+    assert overview.said_of(replaced) == first and len(worded) == 2
