@@ -205,6 +205,7 @@ def campaign_pace(
     parallelism: int,
     running: bool,
     stall_minutes: float | None = None,
+    waiting_pods: int = 0,
 ) -> CampaignPace:
     """Everything a campaign's card, chart, feed and API say about its pace, at `now`."""
     finished = timeline.finished
@@ -221,6 +222,7 @@ def campaign_pace(
         forecast=answer if isinstance(answer, Forecast) and running and since is None else None,
         too_early=answer if isinstance(answer, TooEarly) else None,
         running_pods=running_pods if running else 0,
+        waiting_pods=min(waiting_pods, running_pods) if running else 0,
         stall_after_seconds=after.total_seconds(),
         stalled_since=since,
     )

@@ -54,6 +54,7 @@ class Timelines:
                 now if running else (campaign.finished_at or timeline.moved_at or now),
                 total=campaign.counts.total,
                 running_pods=campaign.counts.active,
+                waiting_pods=campaign.counts.waiting,
                 parallelism=campaign.parallelism,
                 running=running,
                 stall_minutes=stall_minutes,

@@ -140,6 +140,7 @@ class CampaignPace:
     forecast: Forecast | None = None
     too_early: TooEarly | None = None
     running_pods: int = 0
+    waiting_pods: int = 0  # of the running ones, those still waiting for the model cache (warmup-wait)
     stall_after_seconds: float | None = None  # the threshold used (setting, or from the pace)
     stalled_since: datetime | None = None
 

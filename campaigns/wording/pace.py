@@ -134,11 +134,19 @@ def too_early_text(too_early: TooEarly, started_at: datetime | None, now: dateti
 
 def stall_short(view: CampaignPace) -> str:
     """The list's words for a stalled campaign, the same at every poll: ``no volume finished since 13:15 UTC
-    while 12 pods run``."""
+    while 12 pods run`` (pods still waiting for the model cache said as waiting, not running)."""
     since = view.stalled_since
-    pods = plural(view.running_pods, "pod")
-    verb = "runs" if view.running_pods == 1 else "run"
-    return f"no volume finished since {since:%H:%M} UTC while {pods} {verb}" if since else ""
+    if not since:
+        return ""
+    waiting = min(view.waiting_pods, view.running_pods)
+    working = view.running_pods - waiting
+    doing = []
+    if working or not waiting:
+        doing.append(f"{plural(working, 'pod')} {'runs' if working == 1 else 'run'}")
+    if waiting:
+        waits = "waits" if waiting == 1 else "wait"
+        doing.append(f"{waiting if working else plural(waiting, 'pod')} {waits} for the model cache")
+    return f"no volume finished since {since:%H:%M} UTC while {' and '.join(doing)}"
 
 
 def stall_line(view: CampaignPace | None) -> str:

@@ -257,6 +257,25 @@ def test_a_stalled_campaign_needs_attention_and_its_line_says_since_when():
     )
 
 
+
+def test_a_stalled_campaigns_line_says_pods_waiting_for_the_model_cache_wait_and_do_not_run():
+    board = Timelines()
+    for minute in (0, 30, 60, 90):
+        campaign = running_campaign(0, active=12)
+        campaign.counts.waiting = 3
+        board.hang_on([campaign], [], minutes(minute), None)
+    assert words.stall_line(campaign.pace) == (
+        "Stalled: no volume finished since 08:00 UTC while 9 pods run and 3 wait for the model cache."
+    )
+    for minute in (0, 30, 60, 90):
+        all_waiting = running_campaign(0, active=2)
+        all_waiting.counts.waiting = 2
+        board.hang_on([all_waiting], [], minutes(minute), None)
+    assert words.stall_line(all_waiting.pace) == (
+        "Stalled: no volume finished since 08:00 UTC while 2 pods wait for the model cache."
+    )
+
+
 # --- words ----------------------------------------------------------------------------------------
 
 
