@@ -13,6 +13,7 @@ import hashlib
 from dataclasses import replace
 
 from campaigns.models import Campaign
+from campaigns.models.findings import Finding
 from campaigns.wording.words import campaign_label
 
 
@@ -48,10 +49,27 @@ def _shown(campaign: Campaign, seen_jobs: set[str], mark: str) -> Campaign:
         hidden_ahead=queue.hidden_ahead + hidden_ahead,
         message="",
     )
-    copy = replace(campaign, queue=redacted_queue)
+    copy = replace(campaign, queue=redacted_queue, findings=[_without_kueue_words(f) for f in campaign.findings])
     copy.shown_as = mark
     copy.shown_from = campaign  # the reading's own campaign, which outlives the request's copy
     return copy
+
+
+WITHHELD = "withheld"  # a fact left out for this reader (campaigns.wording.evidence words it)
+
+
+def _without_kueue_words(finding: Finding) -> Finding:
+    """A queue finding without Kueue's own message (in its evidence and values), which may name other
+    workloads; what the product parsed from it (a flavor, a taint, a resource) stays."""
+    if finding.area != "queue":
+        return finding
+    messages = [fact for fact in finding.evidence if fact.field.endswith(".message")]
+    if not messages:
+        return finding
+    evidence = tuple(fact for fact in finding.evidence if fact not in messages)
+    values = tuple((name, value) for name, value in finding.values if name != "message")
+    withheld = tuple(replace(fact, value=WITHHELD) for fact in messages)
+    return replace(finding, evidence=evidence, values=values, not_read=finding.not_read + withheld)
 
 
 def _hidden(job_names: list[str], seen_jobs: set[str]) -> int:

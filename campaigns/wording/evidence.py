@@ -45,6 +45,7 @@ NOT_READ_WHY = {
     "gone": "no longer there",
     "not_readable": "this site may not read it",
     "absent": "not found",
+    "withheld": "not shown to you: it may name campaigns your account may not see",
 }
 NOT_READ_COUNT = "{count} more not read"
 CHECK_WORDS = {

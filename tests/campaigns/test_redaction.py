@@ -5,7 +5,9 @@ from __future__ import annotations
 from campaigns.cluster import redaction
 from campaigns.cluster.reading import visible_campaigns
 from campaigns.domain.projection import project
+from campaigns.wording.findings import finding_sentence
 from devstack import kube_samples as o
+from devstack.scene_kube import cond
 from results.store.access import Access
 from tests.campaigns.said import said
 from tests.campaigns.test_projection import _other_pending, one
@@ -55,3 +57,18 @@ def test_a_person_who_sees_only_some_is_shown_them_without_the_others_names():
     shown = visible_campaigns(projected, someone)
     assert [c.name for c in shown] == ["estate-inventories-1890"]
     assert "parish-records-1870" not in said(shown[0]).text
+
+
+def test_a_queue_finding_shown_to_someone_who_may_not_see_every_campaign_leaves_kueues_message_out():
+    message = "couldn't assign flavors to pod set main: something about job-parish-records-1870-9e4d2"
+    pending = o.pending_workload(
+        conditions=[cond("QuotaReserved", "False", "Inadmissible", message, at="2026-09-24T08:40:03Z")]
+    )
+    queued = one(o.scene(workloads=[o.admitted_workload(), pending]), "estate-inventories-1890")
+    assert any(message in str(fact.value) for f in queued.findings for fact in f.evidence)  # as read
+    shown = redaction.shown([queued], {"estate-inventories-1890"})[0]
+    [finding] = [f for f in shown.findings if f.area == "queue"]
+    assert not [fact for fact in finding.evidence if message in str(fact.value)]
+    assert "parish-records-1870" not in str(finding.values) + str(finding.evidence)
+    assert "not shown to you" in finding_sentence(finding).detail
+    assert any(message in str(fact.value) for f in queued.findings for fact in f.evidence)  # the reading's own
