@@ -12,6 +12,7 @@ from typing import Any
 
 from campaigns.models import bounded, parse_time
 from core.contract import LABEL_JOB_NAME
+from core.plain import as_dict, as_list, as_str, get_path  # noqa: F401 - read through this module too
 
 NAME_LIMIT = 253  # a Kubernetes object name at most
 
@@ -19,18 +20,6 @@ NAME_LIMIT = 253  # a Kubernetes object name at most
 GONE = "gone"  # the object no longer exists (a pod deleted with its Job, or by its node)
 NOT_READABLE = "not_readable"  # the installation does not let this site read it
 ABSENT = "absent"  # the objects were read, and there is no such object (or no such field)
-
-
-def as_dict(value: Any) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> list:
-    return value if isinstance(value, list) else []
-
-
-def as_str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
 
 
 def as_int(value: Any) -> int | None:
@@ -41,14 +30,6 @@ def as_int(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 12:
         return int(value.strip())
     return None
-
-
-def get_path(obj: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(key)
-    return obj
 
 
 def name_of(obj: Any) -> str:

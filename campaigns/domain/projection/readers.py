@@ -15,18 +15,7 @@ from typing import Any
 from campaigns.models import (
     parse_time,
 )
-
-
-def as_dict(value: Any) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> list:
-    return value if isinstance(value, list) else []
-
-
-def as_str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+from core.plain import as_dict, as_list, as_str, get_path  # noqa: F401 - read through this module too
 
 
 def as_int(value: Any, default: int = 0) -> int:
@@ -37,14 +26,6 @@ def as_int(value: Any, default: int = 0) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value.strip()) < 12:
         return int(value.strip())
     return default
-
-
-def get_path(obj: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(key)
-    return obj
 
 
 def metadata_of(obj: Any) -> dict:
