@@ -409,7 +409,7 @@ class Campaign:
             return True
         if self.stalled:
             return True
-        if any(finding.actor != NOBODY for finding in self.findings):
+        if any(finding.actor != NOBODY and not finding.chosen for finding in self.findings):
             return True  # a cause the product found, that a person has to act on
         troubled_queue = ("never_fits", "no_workload_priority_class", "kueue_silent", "inadmissible")
         return self.queue is not None and self.queue.kind in troubled_queue

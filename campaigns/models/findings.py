@@ -81,6 +81,7 @@ class Finding:
     not_read: tuple[Fact, ...] = ()  # objects or fields that could not be read (value: why, as a code)
     fix: tuple[Command, ...] = ()
     since: datetime | None = None
+    chosen: bool = False  # someone chose it (a campaign paused in its file): a state to say, not a problem
 
     @property
     def area(self) -> str:

@@ -94,7 +94,7 @@ def _causes(campaign: Campaign) -> list[tuple[str, datetime | None, str]]:
         causes.append(("warmup", when, words.sentence_or(campaign_warmup_sentence(campaign), words.SOMETHING)))
     queue = campaign.queue
     held = held_by(campaign)
-    if held is not None and held.actor != NOBODY:
+    if held is not None and held.actor != NOBODY and not held.chosen:
         causes.append((held.code, held.since or (queue.since if queue else None), words.sentence_or(
             finding_sentence(held), words.SOMETHING)))
     elif queue is not None and queue.kind in TROUBLED_QUEUE:

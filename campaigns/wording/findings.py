@@ -99,6 +99,46 @@ FINDING_WORDS = {
         "Each pod of {job} waits at most {limit} ({limit_where}): {waiting}.",
         waiting=True,
     ),
+    "warmup.failed": FindingWords(
+        (
+            "The model cache for {pipeline} could not be filled: the model {model} was not found where the pipeline "
+            "says it is. Its volumes cannot start{gives_up} until the person who wrote the pipeline corrects the "
+            "model's name or revision and it is applied again.",
+            "The model cache for {pipeline} could not be filled, perhaps because of a passing fault{passing}. Its "
+            "volumes cannot start{gives_up} until an operator applies again, which tries once more.",
+            "The model cache for {pipeline} could not be filled. Its volumes cannot start{gives_up} until an "
+            "operator finds the cause in the warm-up's log, fixes it and applies again.",
+        ),
+        (
+            "The warm-up Job {warmup_job} failed ({job_reason}); its pod {pod} exited with code {exit_code}: "
+            "{error}.",
+            "The warm-up Job {warmup_job} failed ({job_reason}): {error}.",
+            "The warm-up Job {warmup_job} failed ({job_reason}); no pod of it said why.",
+        ),
+    ),
+    "queue.paused": FindingWords(
+        "Campaign {campaign} is paused in its campaign file, so it does not run. To let it run, the person who wrote "
+        "the campaign removes `suspend: true` from {file} and applies again.",
+        (
+            "The Workload {workload} is inactive (its spec.active is false, or Kueue evicted it as deactivated); "
+            "the apply sets it from `suspend: true` in {file}.",
+        ),
+    ),
+    "queue.no_priority_class": FindingWords(
+        (
+            "Campaign {campaign} cannot start: its priority {priority_class} does not exist on this cluster, which "
+            "has {known_classes}. The person who wrote the campaign has to choose one of those in {file} and apply "
+            "again.",
+            "Campaign {campaign} cannot start: its priority {priority_class} does not exist on this cluster. The "
+            "person who wrote the campaign has to choose a priority the cluster has in {file} and apply again.",
+        ),
+        (
+            "The Job {job} asks for the WorkloadPriorityClass {priority_class}, which the cluster does not have "
+            "(it has {known_classes}), so Kueue makes no Workload for it.",
+            "The Job {job} asks for the WorkloadPriorityClass {priority_class}; an Event says it was not found, so "
+            "Kueue makes no Workload for it.",
+        ),
+    ),
     "queue.untolerated_taint": FindingWords(
         "Campaign {campaign} cannot start: the machines its queue would give it are set aside for other work, and "
         "the campaign is not allowed on them. An operator has to allow it there.",
@@ -280,6 +320,7 @@ FINDING_WORDS = {
 }
 UNKNOWN_CODE = FindingWords("A problem was found that this site has no words for yet.")
 SINCE = "Since {since}."
+GIVES_UP = " (each waits for it {wait} and then gives up)"
 
 # The pieces a detail lead is made of (each item of a list value, in the operator's words).
 ITEM_WORDS = {
@@ -338,8 +379,9 @@ def finding_sentence(finding: Finding, now: datetime | None = None) -> Sentence:
 
 
 def tone(finding: Finding) -> str:
-    """Nobody acts: idle. Someone acts: bad, or a warning while it waits for what frees up by itself."""
-    if finding.actor == NOBODY:
+    """Nobody acts, or someone chose it: idle. Someone acts: bad, or a warning while it waits for what frees
+    up by itself."""
+    if finding.actor == NOBODY or finding.chosen:
         return "idle"
     return "warn" if FINDING_WORDS.get(finding.code, UNKNOWN_CODE).waiting else "bad"
 
@@ -467,10 +509,20 @@ def _models(finding: Finding, now) -> dict[str, str]:
     return names
 
 
+def _warmup_failed(finding: Finding, now) -> dict[str, str]:
+    """The archivist's sentence by what the error says (the finding's ``kind``): a model not found names the
+    model (a value only that kind has); a passing fault is chosen by the empty name ``passing``."""
+    names = {"passing": ""} if finding.value("kind") == "passing" else {}
+    wait = finding.value("wait_seconds")
+    names["gives_up"] = fill(GIVES_UP, {"wait": seconds_words(wait)}) if wait else ""
+    return names
+
+
 _DERIVED: dict[str, Callable[[Finding, datetime | None], dict[str, str]]] = {
     "warmup.placement_differs": _differences,
     "cache.rwo_other_node": _rwo,
     "warmup.waiting": _waiting,
+    "warmup.failed": _warmup_failed,
     "queue.untolerated_taint": _taints,
     "queue.node_affinity": _mismatches,
     "queue.no_matching_flavor": _no_flavor,

@@ -46,7 +46,7 @@ def campaign_warmup_sentence(campaign: Campaign) -> Sentence | None:
     if campaign.warmup is None:
         return None
     found = next((f for f in campaign.findings if f.area in ("warmup", "cache") and f.code != WARMUP_WAITING), None)
-    if campaign.warmup.marker_missing and found is not None:
+    if (campaign.warmup.marker_missing or campaign.warmup.state == "failed") and found is not None:
         return finding_sentence(found)
     return warmup_sentence(campaign.warmup, campaign.namespace, campaign.warmup_wait_seconds)
 

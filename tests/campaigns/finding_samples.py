@@ -8,13 +8,18 @@ import copy
 import json
 
 from campaigns.domain.diagnosis import codes
+from campaigns.domain.diagnosis.campaign_file import missing_priority_class, paused
 from campaigns.domain.diagnosis.failures import model_not_in_cache
 from campaigns.domain.diagnosis.kueue_health import kueue_health
 from campaigns.domain.diagnosis.queue import queue_finding
 from campaigns.domain.diagnosis.results import results_address
 from campaigns.domain.diagnosis.wait import wait_limit, waiting_finding
 from campaigns.domain.diagnosis.warmup import marker_missing
+from campaigns.domain.diagnosis.warmup_failed import warmup_failed
 from campaigns.domain.projection import pipeline_steps
+from campaigns.domain.projection.index import build_index
+from campaigns.domain.projection.warmup import project_warmup
+from campaigns.models import Snapshot
 from campaigns.models.findings import Finding, Subject
 from tests.campaigns.diagnosis import samples as s
 
@@ -220,6 +225,41 @@ def not_in_cache() -> Finding:
     return finding
 
 
+def paused_in_git() -> Finding:
+    job, workload = s.load("campaign-job-queued.yaml")
+    workload["spec"]["active"] = False
+    finding = paused("htr-batch", job, workload)
+    assert finding is not None
+    return finding
+
+
+def no_priority_class() -> Finding:
+    job, _ = s.load("campaign-job-queued.yaml")
+    job["metadata"]["labels"]["kueue.x-k8s.io/priority-class"] = "htr-urgent"
+    finding = missing_priority_class("htr-batch", job, ["htr-interactive", "htr-bulk", "htr-idle"], [])
+    assert finding is not None
+    return finding
+
+
+def _warmup_failed(message: str | None = None) -> Finding:
+    job, pod = s.load("warmup-job-failed.yaml")
+    if message is not None:
+        pod["status"]["containerStatuses"][0]["state"]["terminated"]["message"] = message
+    snapshot = Snapshot(namespace="htr-batch", warmup_jobs=[job], pods=[pod])
+    reason = project_warmup(snapshot, build_index(snapshot), "swe-lines-v3").reason
+    finding = warmup_failed("htr-batch", "swe-lines-v3", job, reason, wait_seconds=900)
+    assert finding is not None
+    return finding
+
+
+def warmup_model_not_found() -> Finding:
+    return _warmup_failed()
+
+
+def warmup_failed_passing() -> Finding:
+    return _warmup_failed('{"stage": "warmup", "permanent": false, "error": "ConnectionError: hub unreachable"}')
+
+
 def _queue_said(reason: str, message: str, **more):
     """A maker of the queue finding for Kueue's reason and message, named by its reason (test ids)."""
 
@@ -238,6 +278,9 @@ SAMPLES = {
     "cache.replaced": (replaced,),
     "warmup.marker_missing": (marker_not_found,),
     "warmup.waiting": (waiting,),
+    "warmup.failed": (warmup_model_not_found, warmup_failed_passing),
+    "queue.paused": (paused_in_git,),
+    "queue.no_priority_class": (no_priority_class,),
     "queue.untolerated_taint": (untolerated_taint,),
     "queue.node_affinity": (node_affinity,),
     "queue.no_matching_flavor": (no_matching_flavor, _queue_said("NoMatchingFlavor", "")),

@@ -95,7 +95,7 @@ def test_queued_campaigns_say_why_they_wait(scene, campaigns_page, live_server):
     expect(waiting.locator(".chip.phase")).to_contain_text("Queued")
     expect(waiting.locator("p.reason").first).to_contain_text(re.compile(r"Waiting its turn|It is next|ahead"))
     no_class = card(campaigns_page, scene, "queued_missing_priority")
-    expect(no_class.locator("p.reason").first).to_contain_text("priority class that does not exist")
+    expect(no_class.locator("p.reason").first).to_contain_text("does not exist on this cluster")
     paused = card(campaigns_page, scene, "paused_before_start")
     expect(paused.locator("p.reason").first).to_contain_text("suspend: true")
     for queued in (never_fits, no_class, paused):

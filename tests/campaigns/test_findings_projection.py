@@ -47,13 +47,13 @@ def test_the_wait_limit_is_the_jobs_own_and_each_waiting_pod_says_when_it_gives_
     assert waiting.value("pods") == 2
     gives_up = {pod: until for pod, _index, _node, _since, until in waiting.value("waiting")}
     assert [until.isoformat() for until in gives_up.values()] == ["2026-09-24T09:20:00+00:00"] * 2
-    assert "after waiting 30 min" in campaign_warmup_sentence(court).text  # the chip: the warm-up failed
+    assert "waits for it 30 min and then gives up" in campaign_warmup_sentence(court).text  # the chip: failed
 
 
 def test_the_default_limit_is_said_where_the_job_says_none():
     court = one(o.scene(), "court-rolls-1650")
     assert court.warmup_wait_seconds == 900
-    assert "after waiting 15 min" in campaign_warmup_sentence(court).text
+    assert "waits for it 15 min and then gives up" in campaign_warmup_sentence(court).text
 
 
 def test_a_queued_campaign_carries_kueues_own_cause_against_the_flavor_that_refuses_it():

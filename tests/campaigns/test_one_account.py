@@ -34,15 +34,15 @@ def test_the_row_says_the_warmup_failed_when_its_chip_does():
     court, row = court_with_warmup(o.warmup_job(o.PIPELINE_V3, state="failed", recipe=o.RECIPE_V3, pod_suffix="q7k2m"))
     assert court.warmup.state == "failed" and court.warmup.shows_chip and row.warmup_state == "failed"
     chip, text = campaign_warmup_sentence(court).text, said(row).text
-    assert "warm-up for swe-lines-v3 failed" in chip
-    assert "because the warm-up Job htr-warmup-swe-lines-v3 failed" in text
-    assert "had not finished" not in text and "chip" not in text
+    assert "model cache for swe-lines-v3 could not be filled" in chip
+    assert "because filling the model cache failed" in text
+    assert "not filled yet" not in text and "chip" not in text
 
 
 def test_the_row_says_the_warmup_still_runs_when_it_does():
     _court, row = court_with_warmup(o.warmup_job(o.PIPELINE_V3, state="running", recipe=o.RECIPE_V3))
     assert row.warmup_state == "running"
-    assert "had not finished; it is still running" in said(row).text
+    assert "not filled yet; it is still being filled" in said(row).text
 
 
 def test_a_warmup_complete_before_the_pod_gave_up_is_said_as_its_marker_missing():
@@ -50,8 +50,8 @@ def test_a_warmup_complete_before_the_pod_gave_up_is_said_as_its_marker_missing(
     court, row = court_with_warmup(done)
     assert court.warmup.marker_missing and court.warmup.shows_chip and row.warmup_state == "marker_missing"
     text = said(row).text
-    assert "although the warm-up Job htr-warmup-swe-lines-v3 had completed" in text
-    assert "had not finished" not in text
+    assert "although the model cache had been filled: the volume did not find it" in text
+    assert "not filled yet" not in text
 
 
 def test_a_warmup_complete_since_shows_no_chip_and_no_row_points_at_one():
@@ -59,13 +59,13 @@ def test_a_warmup_complete_since_shows_no_chip_and_no_row_points_at_one():
     court, row = court_with_warmup(done)
     assert not court.warmup.shows_chip and row.warmup_state == "succeeded"
     text = said(row).text
-    assert "it has completed since" in text and "chip" not in text.lower()
+    assert "it has been filled since" in text and "chip" not in text.lower()
 
 
 def test_a_missing_warmup_is_said_as_missing():
     _court, row = court_with_warmup()
     assert row.warmup_state == "missing"
-    assert "because there is no warm-up Job htr-warmup-swe-lines-v3" in said(row).text
+    assert "because nothing fills the model cache of its pipeline" in said(row).text
 
 
 def paused_in_git(workload: dict) -> dict:

@@ -16,6 +16,8 @@ WARMUP_MARKER_MISSING = "warmup.marker_missing"  # none of the above holds: what
 
 # Pods waiting in their warmup-wait init container.
 WARMUP_WAITING = "warmup.waiting"
+# The warm-up Job failed: its error decides who acts (a model the hub does not have: the pipeline's author).
+WARMUP_FAILED = "warmup.failed"
 
 # Why Kueue has not reserved quota (QuotaReserved=False), by its reason and message.
 QUEUE_UNTOLERATED_TAINT = "queue.untolerated_taint"
@@ -38,6 +40,10 @@ QUEUE_CLUSTER_QUEUE_INACTIVE = "queue.cluster_queue_inactive"
 QUEUE_CLUSTER_QUEUE_STOPPED = "queue.cluster_queue_stopped"
 QUEUE_KUEUE_SAYS = "queue.kueue_says"  # a reason or message in no format known here: Kueue's words as evidence
 
+# Causes written in the campaign's own file: the person who wrote it acts.
+QUEUE_PAUSED = "queue.paused"  # suspend: true in git (Workload spec.active false, Evicted reason Deactivated)
+QUEUE_NO_PRIORITY_CLASS = "queue.no_priority_class"  # its priority names a WorkloadPriorityClass the cluster lacks
+
 # Kueue's own controller.
 KUEUE_DOWN = "kueue.down"
 KUEUE_MISSING = "kueue.missing"
@@ -54,6 +60,7 @@ ALL = (
     CACHE_REPLACED,
     WARMUP_MARKER_MISSING,
     WARMUP_WAITING,
+    WARMUP_FAILED,
     QUEUE_UNTOLERATED_TAINT,
     QUEUE_NODE_AFFINITY,
     QUEUE_NO_MATCHING_FLAVOR,
@@ -73,6 +80,8 @@ ALL = (
     QUEUE_CLUSTER_QUEUE_INACTIVE,
     QUEUE_CLUSTER_QUEUE_STOPPED,
     QUEUE_KUEUE_SAYS,
+    QUEUE_PAUSED,
+    QUEUE_NO_PRIORITY_CLASS,
     KUEUE_DOWN,
     KUEUE_MISSING,
     RESULTS_OTHER_ADDRESS,

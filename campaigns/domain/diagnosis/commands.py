@@ -45,6 +45,10 @@ def redo_warmup(namespace: str, job: str) -> tuple[Command, ...]:
     return (delete_warmup_job(namespace, job), APPLY)
 
 
+def warmup_logs(namespace: str, job: str) -> Command:
+    return Command(code="inspect.warmup_logs", argv=kubectl(namespace, "logs", f"job/{job}", "--tail=50"))
+
+
 def describe_workload(namespace: str, workload: str) -> Command:
     return Command(code="inspect.workload", argv=kubectl(namespace, "describe", "workload", workload))
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from campaigns.domain.diagnosis import codes
 from campaigns.domain.diagnosis.cache import model_cache
+from campaigns.domain.diagnosis.campaign_file import missing_priority_class, paused
 from campaigns.domain.diagnosis.failures import model_not_in_cache
 from campaigns.domain.diagnosis.kueue_health import kueue_health
 from campaigns.domain.diagnosis.queue import queue_finding
 from campaigns.domain.diagnosis.results import results_address
 from campaigns.domain.diagnosis.wait import wait_limit, waiting_finding
 from campaigns.domain.diagnosis.warmup import marker_missing
+from campaigns.domain.diagnosis.warmup_failed import warmup_failed
 from campaigns.domain.projection.index import SnapshotIndex
 from campaigns.domain.projection.queue import workload_for
 from campaigns.domain.projection.readers import name_of
@@ -35,6 +37,8 @@ def diagnose(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign, jobs:
     campaign.model_cache = pipeline_cache(snapshot, index, campaign, jobs)
     found = [
         _queue(snapshot, index, campaign, jobs),
+        _campaign_file(snapshot, index, campaign, jobs),
+        _warmup_failed(snapshot, index, campaign),
         _marker(snapshot, index, campaign, jobs),
         *_waiting(snapshot, index, campaign, jobs),
         *_models(campaign),
@@ -63,6 +67,29 @@ def _queue(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign, jobs: l
         snapshot.cluster_queues,
         health,
     )
+
+
+def _campaign_file(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign, jobs: list[dict]) -> Finding | None:
+    """A campaign held back by its own file: paused in git, or a priority class the cluster does not have."""
+    queue = campaign.queue
+    if campaign.phase not in (QUEUED, PAUSED) or queue is None:
+        return None
+    job = next((job for job in jobs if name_of(job) == queue.job), jobs[0])
+    if queue.kind == "paused":
+        return paused(snapshot.namespace, job, workload_for(index, job))
+    if queue.kind == "no_workload_priority_class":
+        return missing_priority_class(snapshot.namespace, job, snapshot.priority_classes, snapshot.events)
+    return None
+
+
+def _warmup_failed(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign) -> Finding | None:
+    """The pipeline's warm-up Job failed: what its error says, and who acts on it."""
+    warmup = campaign.warmup
+    job = index.warmups.get(campaign.pipeline) if warmup is not None and warmup.state == "failed" else None
+    if job is None:
+        return None
+    steps, wait = campaign.pipeline_steps, campaign.warmup_wait_seconds
+    return warmup_failed(snapshot.namespace, campaign.pipeline, job, warmup.reason, steps, wait)
 
 
 def pipeline_cache(snapshot: Snapshot, index: SnapshotIndex, campaign: Campaign, jobs: list[dict]) -> ModelCache | None:
