@@ -178,6 +178,7 @@ class Volume:
     retrying: bool = False  # not done, not failed for good, and an earlier attempt failed
     attempts: int = 0  # failed attempts seen (from the pod's index failure count), 0 if unknown
     retry_limit: int = 3  # the Job's backoffLimitPerIndex
+    time_budget: int | None = None  # seconds each attempt may run: the pod template's activeDeadlineSeconds
     reason: VolumeReason | None = None
     namespace: str = ""
     pipeline: str = ""

@@ -301,16 +301,18 @@ def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> V
 
 
 def failure_rows(volumes: list[Volume], now) -> list[VolumeRow]:
-    """Problem rows; a row whose sentence repeats an earlier row's points to it instead of repeating it."""
+    """Problem rows; a row whose sentence and error repeat an earlier row's points to it instead of repeating
+    it (the sentence is plain words, so two errors of one kind read alike: only the same error is the same
+    cause)."""
     rows = []
-    first_with: dict[str, str] = {}
+    first_with: dict[tuple[str, str], str] = {}
     for volume in volumes:
         row = volume_row(volume, None, now)
-        text = row.said.text
-        if text and text in first_with:
-            row.same_as = first_with[text]
-        elif text:
-            first_with[text] = volume.id
+        said = (row.said.text, volume.reason.error if volume.reason is not None else "")
+        if said[0] and said in first_with:
+            row.same_as = first_with[said]
+        elif said[0]:
+            first_with[said] = volume.id
         rows.append(row)
     return rows
 

@@ -1,11 +1,12 @@
 """Why a volume stopped: each failure class in its retrying form, its final form, and running again.
 
 Every class says the same things in the same order: what happened (``head``), then whether it will
-fix itself and what to do, once for a volume that is tried again (``retrying``) and once for one
-that has spent its retries (``final``). ``REASON_WORDS`` holds them as templates; the facts a class
-quotes (the error, the stage, the attempts so far, the warm-up marker) are filled in by name.
-Object names, paths and raw messages for operators go in the detail, with the matching ``kubectl``
-lines. Nothing here raises on odd input: an unknown class or stage gets a general sentence.
+fix itself and who acts, once for a volume that is tried again (``retrying``) and once for one
+that has spent its retries (``final``). ``REASON_WORDS`` holds them as templates in plain words; the
+facts a class names (the stage, the attempts so far, how long it waited for the model cache, its time
+budget) are filled in by name. The error as the pod gave it, object names and paths are the operator's:
+they go in the detail, with the matching ``kubectl`` lines. Nothing here raises on odd input: an unknown class or stage gets a
+general sentence.
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import re
 from dataclasses import dataclass
 
 from campaigns.models import Sentence, Volume, VolumeReason, bounded
-from campaigns.wording.words import QUOTE_LIMIT, human_age, lower_first, stage_words
+from campaigns.wording.pace import duration
+from campaigns.wording.words import human_age, lower_first, stage_words
 from core.kubectl import kubectl
 
 FINAL_ADVICE = (
-    "It has spent its retries and nothing will run it again in this campaign: "
-    "fix the cause, then add the volume to a new campaign."
+    "It has spent its retries, so nothing will run it again in this campaign: once the cause is fixed, the person "
+    "who wrote the campaign adds the volume to a new campaign."
 )
 NO_RETRY_ADVICE = (
-    "Retrying cannot help, so nothing will run it again in this campaign: "
-    "fix the cause, then add the volume to a new campaign."
+    "Trying again cannot help, so nothing will run it again in this campaign: once the cause is fixed, the person "
+    "who wrote the campaign adds the volume to a new campaign."
 )
 DEFAULT_WARMUP_WAIT_SECONDS = 900
 
@@ -32,72 +34,77 @@ DEFAULT_WARMUP_WAIT_SECONDS = 900
 class ReasonWords:
     """One failure class, as ``str.format`` templates over the fields of ``_fields``.
 
-    A form reads ``head`` and then its own words; a class whose forms start differently has no head.
+    A form reads ``head`` and then its own words; a class whose forms start differently has no head. Each form
+    says who acts (nobody, an operator, or the person who wrote the campaign) in plain words; the error as
+    the pod gave it, object names and paths are the operator's, in the detail.
     """
 
     head: str
     retrying: str
     final: str
     retrying_tone: str = "warn"  # the final form is always "bad"
-    marker: bool = False  # quotes the warm-up marker, how long the pod waited and the warm-up Job
+    marker: bool = False  # says how long the volume waited for the model cache, and what the warm-up is now
 
 
 REASON_WORDS = {
     "config": ReasonWords(
-        head="The volume could not start because the batch settings are incomplete{quote}. "
-        "This is a deployment problem, not a problem with the volume.",
+        head="The volume could not start because the settings of the installation are incomplete. This is not a "
+        "problem with the volume.",
         retrying="Another attempt will fail the same way until an operator fixes the settings.",
-        final="An operator must fix the settings; {no_retry_advice_lower}",
+        final="An operator has to fix the settings; {no_retry_advice_lower}",
     ),
     "setup_permanent": ReasonWords(
-        head="The volume's IIIF manifest could not be read{quote}.",
-        retrying="Another attempt is running but will most likely fail the same way; check the address.",
-        final="Check the manifest address (or the volume reference) in the campaign file. {no_retry_advice}",
+        head="The volume's list of pages (its IIIF manifest) could not be read.",
+        retrying="Another attempt is running but will most likely fail the same way: the person who wrote the "
+        "campaign should check the volume's address.",
+        final="The person who wrote the campaign has to check the volume's address in the campaign file. "
+        "{no_retry_advice}",
     ),
     # A failure a retry may cure; in its final form the last attempt failed the same way.
     "transient": ReasonWords(
         head="",
-        retrying="An attempt failed while {stage}{quote}. Failures like this usually pass: the volume is tried "
-        "again automatically and resumes from its finished pages{attempts}. Nothing to do unless it keeps failing.",
-        final="The last attempt failed while {stage}{quote}. The failure may have been temporary (a network or "
-        "storage outage), but {final_advice_lower}",
+        retrying="An attempt failed while {stage}, with an error that may pass{attempts}. The volume is tried again "
+        "by itself and resumes from its finished pages. Nothing to do unless it keeps failing.",
+        final="The last attempt failed while {stage}, with an error that may pass. {final_advice} If it keeps "
+        "happening, an operator should read its run log.",
     ),
     "permanent": ReasonWords(
-        head="The volume stopped for good while {stage}{quote}.",
-        retrying="Retrying changes nothing; another attempt will fail the same way until the cause is fixed.",
-        final="{no_retry_advice}",
+        head="The volume stopped for good while {stage}.",
+        retrying="Trying again changes nothing: another attempt fails the same way until an operator finds the "
+        "cause in its run log and fixes it.",
+        final="An operator has to find the cause in its run log. {no_retry_advice}",
     ),
     "verify": ReasonWords(
-        head="After processing, some pages were missing or failed{quote}.",
-        retrying="The volume is tried again automatically and redoes only those pages.",
+        head="After processing, some pages were missing or failed.",
+        retrying="The volume is tried again by itself and redoes only those pages. Nothing to do.",
         final="{final_advice} Its run log lists the pages.",
     ),
     "sigterm": ReasonWords(
-        head="The volume's pod was stopped from outside (a node drain or a pause).",
-        retrying="It continues from its finished pages when it runs again; nothing to do.",
+        head="The volume was stopped from outside (a machine emptied for maintenance, or a pause).",
+        retrying="It continues from its finished pages when it runs again. Nothing to do.",
         final="{final_advice}",
         retrying_tone="idle",
     ),
     "deadline": ReasonWords(
-        head="The volume ran out of its time budget (6 hours unless configured otherwise).",
-        retrying="The next attempt resumes from the finished pages; nothing to do.",
-        final="{final_advice} A new campaign resumes from the pages already finished; "
-        "a very large volume may need a longer budget (max_seconds in converter.yaml).",
+        head="The volume ran out of its time budget{budget}.",
+        retrying="The next attempt resumes from the finished pages. Nothing to do.",
+        final="{final_advice} A new campaign resumes from the pages already finished; for a very large volume "
+        "an operator may give campaigns more time (max_seconds in converter.yaml).",
     ),
     "oom": ReasonWords(
-        head="The volume's pod ran out of memory and was killed.",
-        retrying="It is tried again automatically and resumes from its finished pages; "
-        "if this repeats, an operator should raise the memory limit.",
-        final="{final_advice} If it happens again, an operator should raise the memory limit.",
+        head="The volume ran out of memory and was stopped.",
+        retrying="It is tried again by itself and resumes from its finished pages; if this repeats, an operator "
+        "has to give it more memory.",
+        final="{final_advice} If it happens again, an operator has to give it more memory.",
     ),
     "evicted": ReasonWords(
-        head="The node evicted the volume's pod{quote}.",
-        retrying="It is tried again automatically and resumes from its finished pages; nothing to do.",
+        head="The machine it ran on stopped the volume to free room.",
+        retrying="It is tried again by itself and resumes from its finished pages. Nothing to do.",
         final="{final_advice}",
     ),
     "warmup_marker": ReasonWords(
-        head="The volume never started: the model cache was not ready. Its pod waited {waited} for the "
-        "warm-up marker {marker} and gave up{warmup_then}.",
+        head="The volume never started: the model cache was not ready. It waited {waited} for the cache and gave "
+        "up{warmup_then}.",
         retrying="{warmup_retrying}",
         final="This failure is not retried, so nothing will run the volume again in this campaign: {warmup_final}",
         marker=True,
@@ -105,8 +112,9 @@ REASON_WORDS = {
     # A failure of no known class: said in the past tense, with its stage when the reason has one.
     "unknown": ReasonWords(
         head="",
-        retrying="An attempt failed{during}{quote}. It is tried again automatically; its run log may tell more.",
-        final="Its last attempt failed{during}{quote}. {final_advice} Its run log may tell more.",
+        retrying="An attempt failed{during}. It is tried again by itself; if it keeps failing, an operator should "
+        "read its run log.",
+        final="Its last attempt failed{during}. {final_advice} An operator finds the cause in its run log.",
     ),
 }
 REASON_WORDS["transient_final"] = REASON_WORDS["transient"]  # the same class, seen on its last attempt
@@ -140,76 +148,75 @@ def reason_sentence(
 def _fields(reason: VolumeReason, volume: Volume | None, words: ReasonWords) -> dict[str, str]:
     fields = {
         **_ADVICE,
-        "quote": quote(reason),
         "stage": stage_words(reason.stage),
         "during": f" while {stage_words(reason.stage)}" if reason.stage else "",
         "attempts": _attempts(volume),
+        "budget": f" ({duration(volume.time_budget, up=False)} per attempt)" if volume and volume.time_budget else "",
     }
     if words.marker:
         marker, waited = marker_from_message(reason.error, volume.pipeline if volume else "")
-        pipeline = volume.pipeline if volume and volume.pipeline else _pipeline_from_marker(marker)
         fields["marker"] = marker
         fields["waited"] = human_age(waited)
-        job = f"htr-warmup-{pipeline}" if pipeline else "of its pipeline"
         then, retrying, final = _warmup_now(volume.warmup_state if volume else "")
-        fields["warmup_then"] = then.format(job=job)
+        fields["warmup_then"] = then
         fields["warmup_retrying"] = retrying
         fields["warmup_final"] = final
     return fields
 
 
 def _warmup_now(state: str) -> tuple[str, str, str]:
-    """Why the pod gave up, by what the warm-up is now (``Volume.warmup_state``, the chip's own state), and what
-    another attempt will do and what to do: the same account of the warm-up as the chip's, and pointing at
+    """Why the volume gave up, by what the warm-up is now (``Volume.warmup_state``, the chip's own state), and
+    what another attempt will do and who acts: the same account of the warm-up as the chip's, and pointing at
     nothing that may not be shown beside the row (the feed and the API have no chip)."""
-    redo = "then add the volume to a new campaign."
+    redo = "then the person who wrote the campaign adds the volume to a new campaign."
     if state == "failed":
         return (
-            ", because the warm-up Job {job} failed",
-            "Another attempt will wait and give up the same way until the warm-up is fixed and applied again.",
-            f"fix the warm-up and apply again, {redo}",
+            ", because filling the model cache failed",
+            "Another attempt will wait and give up the same way until the cache is filled; see the warm-up.",
+            f"once the model cache is filled, {redo}",
         )
     if state in ("running", "pending"):
-        now = "is still running" if state == "running" else "has still not started"
+        now = "is still being filled" if state == "running" else "has still not started being filled"
         return (
-            ", because the warm-up Job {job} had not finished; it " + now,
-            "Another attempt waits for it again and starts by itself once it is done.",
-            f"let the warm-up finish, {redo}",
+            ", because the model cache was not filled yet; it " + now,
+            "Another attempt waits for it again and starts by itself once it is filled. Nothing to do.",
+            f"once the model cache is filled, {redo}",
         )
     if state == "missing":
         return (
-            ", because there is no warm-up Job {job}",
-            "Another attempt will give up the same way until the campaigns are applied again, which creates it.",
-            f"apply the campaigns again, which creates the warm-up, {redo}",
+            ", because nothing fills the model cache of its pipeline",
+            "Another attempt will give up the same way until an operator applies the campaigns again, which sets "
+            "up filling the cache.",
+            f"an operator applies the campaigns again, which fills the cache, {redo}",
         )
     if state == "marker_missing":
         return (
-            ", although the warm-up Job {job} had completed: its marker was not where the pod looked",
-            "Another attempt will give up the same way until an operator finds why and redoes the warm-up.",
-            f"an operator has to find why the marker is missing and redo the warm-up, {redo}",
+            ", although the model cache had been filled: the volume did not find it",
+            "Another attempt will give up the same way until an operator finds why and fills the cache again.",
+            f"an operator has to find why and fill the cache again, {redo}",
         )
     if state == "succeeded":
         return (
-            ", because the warm-up Job {job} had not finished then; it has completed since",
-            "Another attempt finds the cache ready; nothing to do.",
-            "the cache is ready now, so adding the volume to a new campaign runs it.",
+            ", because the model cache was not filled yet then; it has been filled since",
+            "Another attempt finds the cache ready. Nothing to do.",
+            "the cache is ready now, so the person who wrote the campaign can add the volume to a new campaign.",
         )
     return (
-        " before the warm-up Job {job} wrote it",
-        "Another attempt waits for the marker again.",
-        f"make sure the warm-up has completed, {redo}",
+        " before the model cache was filled",
+        "Another attempt waits for the cache again and starts by itself once it is filled.",
+        f"once the model cache is filled, {redo}",
     )
 
 
 # What the previous attempt did, in the past tense, per failure class (for a volume running again).
 _PREVIOUS_ATTEMPT = {
-    "config": "could not start because the batch settings were incomplete",
-    "setup_permanent": "could not read the volume's IIIF manifest",
+    "config": "could not start because the settings of the installation were incomplete",
+    "setup_permanent": "could not read the volume's list of pages (its IIIF manifest)",
     "verify": "left some pages missing or failed",
-    "sigterm": "was stopped from outside (a node drain or a pause)",
+    "sigterm": "was stopped from outside (a machine emptied for maintenance, or a pause)",
     "deadline": "ran out of its time budget",
     "oom": "ran out of memory and was killed",
-    "evicted": "was evicted from its node",
+    "evicted": "was stopped by the machine it ran on, to free room",
     "warmup_marker": "gave up waiting for the model cache",
 }
 # Classes where another attempt fails the same way unless someone fixes the cause.
@@ -225,23 +232,16 @@ def running_again_sentence(volume: Volume, namespace: str = "") -> Sentence:
     else:
         text = "Running again: the previous attempt "
     during = f" while {stage_words(reason.stage)}" if reason.stage else ""
-    said = "" if reason.kind in ("deadline", "oom", "sigterm", "warmup_marker") else quote(reason)
-    text += _PREVIOUS_ATTEMPT.get(reason.kind, f"failed{during}") + f"{said}."
+    text += _PREVIOUS_ATTEMPT.get(reason.kind, f"failed{during}") + "."
     if reason.kind in _REPEATS_UNLESS_FIXED:
-        text += " This attempt will most likely fail the same way until the cause is fixed."
+        text += " This attempt will most likely fail the same way until the cause is fixed; see its run log."
         tone = "warn"
     else:
-        text += " It resumes from its finished pages; nothing to do."
+        text += " It resumes from its finished pages. Nothing to do."
         tone = "info"
     return Sentence(
         text, detail=reason_detail(reason, volume), commands=reason_commands(reason, namespace), tone=tone
     )
-
-
-def quote(reason: VolumeReason) -> str:
-    """The reason's own error, short, in brackets after the words that explain it."""
-    error = bounded(reason.error, QUOTE_LIMIT)
-    return f" ({error})" if error else ""
 
 
 def _attempts(volume: Volume | None) -> str:
@@ -291,8 +291,3 @@ def marker_from_message(message: str, pipeline: str = "") -> tuple[str, int]:
         return bounded(match.group(1), 300), int(match.group(2)[:9])
     marker = f"/data/warmup/{pipeline}.done" if pipeline else "/data/warmup/<pipeline>.done"
     return marker, DEFAULT_WARMUP_WAIT_SECONDS
-
-
-def _pipeline_from_marker(marker: str) -> str:
-    name = marker.rsplit("/", 1)[-1]
-    return name[: -len(".done")] if name.endswith(".done") else ""

@@ -33,7 +33,7 @@ def volume_sentence(volume: Volume, namespace: str = "", held: bool = False) -> 
         return Sentence("Done.", tone="ok")
     if volume.state == "active" and volume.waiting_for_cache:
         return Sentence(
-            "Waiting for the model cache to be ready; it starts by itself once the warm-up is done.",
+            "Waiting for the model cache to be filled; it starts by itself once it is. Nothing to do.",
             detail=f"warmup-wait is waiting for /data/warmup/{volume.pipeline}.done",
             tone="idle",
         )
@@ -45,7 +45,7 @@ def volume_sentence(volume: Volume, namespace: str = "", held: bool = False) -> 
         return Sentence("Waiting for a free slot; it starts by itself.", tone="idle")
     if volume.state == "failed":
         return Sentence(
-            f"Failed, and the pod that would say why is gone. {FINAL_ADVICE} Its run log may tell more.",
+            f"Failed, and what would have said why is gone. {FINAL_ADVICE} Its run log may tell more.",
             tone="bad",
         )
-    return Sentence("State not known: the campaign's Job is gone or did not report this volume.", tone="idle")
+    return Sentence("State not known: the campaign's own record is gone or did not report this volume.", tone="idle")

@@ -313,7 +313,10 @@ def test_bad_input_is_answered_in_words_and_hostile_text_stays_text(scene, campa
         for path in (f"/?open=htr-batch/{name}", f"/campaigns/htr-batch/{name}"):
             campaigns_page.goto(live_server.url + path)
             hostile = campaigns_page.locator(f"article[id='card-htr-batch--{name}']")
-            expect(hostile.locator("li.problem .vol-sentence")).to_contain_text("<script>window.__xss=2</script>")
+            # The archivist's sentence is plain words; the error as the pod gave it is the operator's, as text.
+            expect(hostile.locator("li.problem .vol-sentence")).to_contain_text("stopped for good")
+            detail = hostile.locator(".ops p.finding-detail", has_text="Volume ")
+            expect(detail).to_contain_text("<script>window.__xss=2</script>")
             assert len(hostile.locator("li.problem .vol-sentence").inner_text()) < 1000
             assert campaigns_page.evaluate("window.__xss") is None
         expect(campaigns_page.locator("table.volume-table")).to_contain_text("<img src=x")

@@ -238,9 +238,9 @@ def test_hostile_text_is_escaped_and_the_feed_stays_valid(cluster, client, store
     feed = parsed(response)
     body = response.content.decode()
     assert "<script>" not in body and "<img" not in body and "<![CDATA[" not in body
-    assert "&lt;script&gt;" in body and "\x01" not in body and "\x1b" not in body
-    summary = feed.entries[0].summary
-    assert "\\x01" in summary and "\u27e8U+202E\u27e9gpj.exe" in summary
+    assert "\x01" not in body and "\x1b" not in body and "\u202e" not in body
+    summary = feed.entries[0].summary  # the error as the pod gave it is the operator's: the feed says plain words
+    assert "stopped for good" in summary and "gpj.exe" not in summary
 
 
 def test_the_feed_page_is_behind_the_gate_and_refuses_an_unknown_button(scene, client, store, session_key_file):

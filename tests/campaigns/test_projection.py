@@ -243,8 +243,9 @@ def test_warmup_wait_exit_13_is_a_marker_timeout_naming_the_marker():
     assert volume.state == "failed"
     assert volume.reason.kind == "warmup_marker"
     assert volume.reason.container == "warmup-wait" and volume.reason.exit_code == 13
-    assert "/data/warmup/swe-lines-v3.done" in said(volume).text
-    assert "htr-warmup-swe-lines-v3" in said(volume).text
+    assert "/data/warmup/swe-lines-v3.done" in said(volume).detail  # the operator's; the row says "model cache"
+    assert "waited 15 min for the cache" in said(volume).text
+    assert "because filling the model cache failed" in said(volume).text
 
 
 def test_pod_reason_evicted_explains_a_pod_without_a_message():

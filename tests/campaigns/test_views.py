@@ -797,7 +797,7 @@ def test_a_repeated_failure_sentence_points_to_the_first_row(cluster, results_cl
     card = card_html(page_text(results_client.get("/", {"open": f"{NS}/same-cause"})), "same-cause")
     rows = re.findall(r'<li class="problem[^"]*">(.*?)</li>', card, re.S)
     assert len(rows) == 3
-    assert "IIIF manifest could not be read" in rows[0]
+    assert "IIIF manifest) could not be read" in rows[0]
     for row in rows[1:]:
         assert 'Same cause as <span class="mono">C1</span> above.' in row
         assert "log-link" in row  # each row keeps its own run log

@@ -93,6 +93,7 @@ def _project_part(snapshot: Snapshot, index: SnapshotIndex, job: dict, pipeline:
     total = completions if 0 < completions <= MAX_VOLUMES_PER_JOB else len(lines)
     phase = job_phase(job, completed)
     retry_limit = max(0, as_int(get_path(job, "spec", "backoffLimitPerIndex"), 3))
+    budget = as_int(get_path(job, "spec", "template", "spec", "activeDeadlineSeconds"), 0)
     pods = index.pods_by_job.get(name, {})
     notable: dict[int, Volume] = {}
     for position in sorted(p for p in (failed | set(pods)) if p < total and p not in completed):
@@ -106,6 +107,7 @@ def _project_part(snapshot: Snapshot, index: SnapshotIndex, job: dict, pipeline:
             pipeline=pipeline,
             malformed=not lines.has(position) or malformed,
             retry_limit=retry_limit,
+            time_budget=budget if budget > 0 else None,
         )
         volume_state(volume, position, completed, failed, phase, pods.get(position, []))
         if malformed and volume.state == "pending":
