@@ -1,8 +1,8 @@
 """Strict readers for settings that come from the environment.
 
-Every setting the product reads is read through one of these helpers, in
-``htrbrowser/settings.py`` only. A bad value stops start-up with one sentence
-that names the variable, instead of a traceback somewhere later.
+Every setting the product reads is read through one of these helpers, by way of
+its entry in ``htrbrowser/configuration.py`` only. A bad value stops start-up with
+one sentence that names the variable, instead of a traceback somewhere later.
 """
 
 import os

@@ -42,13 +42,14 @@ from gunicorn.workers import gthread
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from htrbrowser.env import SettingError, env_bool, env_choice, env_int, env_str  # noqa: E402
+from htrbrowser.configuration import read  # noqa: E402
+from htrbrowser.env import SettingError  # noqa: E402
 
 try:
-    METRICS = env_bool("HTRFLOW_METRICS", False)
-    METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
-    METRICS_ADDRESS = env_str("HTRFLOW_METRICS_ADDRESS", "")
-    LOG_FORMAT = env_choice("HTRFLOW_LOG_FORMAT", "plain", {"plain", "json"})
+    METRICS = read("HTRFLOW_METRICS")
+    METRICS_PORT = read("HTRFLOW_METRICS_PORT")
+    METRICS_ADDRESS = read("HTRFLOW_METRICS_ADDRESS")
+    LOG_FORMAT = read("HTRFLOW_LOG_FORMAT")
 except SettingError as error:  # one sentence, as settings.py gives, not gunicorn's traceback
     print(error, file=sys.stderr)
     sys.exit(2)
@@ -84,7 +85,7 @@ _made_folder = ""
 
 def _metrics_folder() -> str:
     """The folder every worker writes to, emptied: files of an earlier run would count again."""
-    chosen = env_str("HTRFLOW_METRICS_DIR", "") or os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+    chosen = read("HTRFLOW_METRICS_DIR") or read("PROMETHEUS_MULTIPROC_DIR")
     if not chosen:
         global _made_folder
         _made_folder = tempfile.mkdtemp(prefix="htrbrowser-metrics-")

@@ -1,35 +1,27 @@
 """Settings for htrbrowser, read from the environment only.
 
 Production defaults are safe (DEBUG off, secure cookies, HSTS); the demo
-(`make demo`) sets its own development values. See README.md for the table.
+(`make demo`) sets its own development values. Every variable is read through
+its entry in htrbrowser/configuration.py, which docs/configuration.md lists.
 """
 
-import re
+import socket
 import tempfile
 from pathlib import Path
 
-from htrbrowser.env import (
-    SettingError,
-    env_bool,
-    env_choice,
-    env_float,
-    env_int,
-    env_list,
-    env_redis_url,
-    env_str,
-    env_url,
-)
+from htrbrowser.configuration import read
+from htrbrowser.env import SettingError
 from results.accounts.counters import state_folder_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DJANGO_DEBUG", False)
+DEBUG = read("DJANGO_DEBUG")
 
 
 def _secret_key() -> str:
     """DJANGO_SECRET_KEY, or the content of the file DJANGO_SECRET_KEY_FILE names (a mounted Secret, as the
     chart gives it, so the key is in no process environment); one of the two, never both."""
-    key, key_file = env_str("DJANGO_SECRET_KEY", ""), env_str("DJANGO_SECRET_KEY_FILE", "")
+    key, key_file = read("DJANGO_SECRET_KEY"), read("DJANGO_SECRET_KEY_FILE")
     if key and key_file:
         raise SettingError("DJANGO_SECRET_KEY and DJANGO_SECRET_KEY_FILE are both set: give the key one way only.")
     if key_file:
@@ -50,7 +42,7 @@ if not SECRET_KEY:
         )
     SECRET_KEY = "development-only-not-secret-" + "x" * 40
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1"])
+ALLOWED_HOSTS = read("DJANGO_ALLOWED_HOSTS")
 
 INSTALLED_APPS = [
     "django.contrib.staticfiles",
@@ -104,12 +96,12 @@ DATABASES = {}
 # set (shared by every replica), otherwise in a SQLite file in HTRFLOW_STATE_DIR shared by the
 # workers of one pod. That folder is created with mode 0700; one that another user owns or may
 # write to stops start-up, since whoever can write there could change the counts.
-HTRFLOW_REDIS_URL = env_redis_url("HTRFLOW_REDIS_URL", "")
-HTRFLOW_STATE_DIR = env_str("HTRFLOW_STATE_DIR", str(Path(tempfile.gettempdir()) / "htrbrowser"))
+HTRFLOW_REDIS_URL = read("HTRFLOW_REDIS_URL")
+HTRFLOW_STATE_DIR = read("HTRFLOW_STATE_DIR", str(Path(tempfile.gettempdir()) / "htrbrowser"))
 if not HTRFLOW_REDIS_URL and (_STATE_DIR_PROBLEM := state_folder_problem(HTRFLOW_STATE_DIR)):
     raise SettingError(_STATE_DIR_PROBLEM)
 # Seconds: connect and read timeouts of every Redis call.
-HTRFLOW_REDIS_TIMEOUT = env_float("HTRFLOW_REDIS_TIMEOUT", 2.0, minimum=0.1)
+HTRFLOW_REDIS_TIMEOUT = read("HTRFLOW_REDIS_TIMEOUT")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 LANGUAGE_CODE = "en"
@@ -119,7 +111,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 # Where `collectstatic` gathers files for whitenoise (the image collects them at build time).
-STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+STATIC_ROOT = Path(read("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "staticfiles": {
@@ -133,21 +125,21 @@ STORAGES = {
 
 # --- Security --------------------------------------------------------------
 # Behind https (the default outside the demo) cookies are Secure and HSTS is on.
-HTTPS = env_bool("HTRFLOW_HTTPS", not DEBUG)
+HTTPS = read("HTRFLOW_HTTPS", not DEBUG)
 # How many front proxies (ingress, load balancer) may set X-Forwarded-* headers. Only
 # htrbrowser.middleware.ForwardedHeadersMiddleware reads them (the entries those proxies
 # appended); Django's SECURE_PROXY_SSL_HEADER and USE_X_FORWARDED_HOST stay off on purpose.
-TRUSTED_HOPS = env_int("HTRFLOW_TRUSTED_HOPS", 0, minimum=0, maximum=10)
+TRUSTED_HOPS = read("HTRFLOW_TRUSTED_HOPS")
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SAMESITE = "Strict"
 CSRF_FAILURE_VIEW = "htrbrowser.views.csrf_failure"
-SECURE_SSL_REDIRECT = env_bool("HTRFLOW_SSL_REDIRECT", HTTPS)
+SECURE_SSL_REDIRECT = read("HTRFLOW_SSL_REDIRECT", HTTPS)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
-SECURE_HSTS_SECONDS = env_int("HTRFLOW_HSTS_SECONDS", 31536000 if HTTPS else 0, minimum=0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HTRFLOW_HSTS_INCLUDE_SUBDOMAINS", True)
-SECURE_HSTS_PRELOAD = env_bool("HTRFLOW_HSTS_PRELOAD", False)
+SECURE_HSTS_SECONDS = read("HTRFLOW_HSTS_SECONDS", 31536000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = read("HTRFLOW_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = read("HTRFLOW_HSTS_PRELOAD")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -167,61 +159,60 @@ def _default_namespaces():
         return ["htr-batch"]
 
 
-# Outside a cluster the API is found through a kubeconfig file, as kubectl does.
-KUBECONFIG = env_str("KUBECONFIG", "")
-HTRFLOW_NAMESPACES = env_list("HTRFLOW_NAMESPACES") or _default_namespaces()
+# Outside a cluster the API is found through a kubeconfig file, as kubectl does; in a pod (Kubernetes sets
+# KUBERNETES_SERVICE_HOST) through the pod's ServiceAccount.
+KUBECONFIG = read("KUBECONFIG")
+KUBERNETES_SERVICE_HOST = read("KUBERNETES_SERVICE_HOST")
+HTRFLOW_NAMESPACES = read("HTRFLOW_NAMESPACES", ()) or _default_namespaces()
 # Kueue's own namespace, where its controller's Deployment and pods are read (whether Kueue runs); empty: not read.
-HTRFLOW_KUEUE_NAMESPACE = env_str("HTRFLOW_KUEUE_NAMESPACE", "kueue-system").strip()
-if HTRFLOW_KUEUE_NAMESPACE and not re.fullmatch(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?", HTRFLOW_KUEUE_NAMESPACE):
-    raise SettingError(
-        f"HTRFLOW_KUEUE_NAMESPACE must be a namespace name (lower-case letters, digits and '-'), or empty to not read "
-        f"Kueue's controller, not {HTRFLOW_KUEUE_NAMESPACE!r}."
-    )
+HTRFLOW_KUEUE_NAMESPACE = read("HTRFLOW_KUEUE_NAMESPACE")
 # Seconds: connect and read timeouts for every Kubernetes API call.
-HTRFLOW_KUBE_TIMEOUT = env_float("HTRFLOW_KUBE_TIMEOUT", 5.0, minimum=0.1)
+HTRFLOW_KUBE_TIMEOUT = read("HTRFLOW_KUBE_TIMEOUT")
 # Seconds a cluster snapshot is shared by all requests in a process.
-HTRFLOW_SNAPSHOT_SECONDS = env_float("HTRFLOW_SNAPSHOT_SECONDS", 5.0, minimum=0.0)
+HTRFLOW_SNAPSHOT_SECONDS = read("HTRFLOW_SNAPSHOT_SECONDS")
 # Keep the campaign status records current (needs write access to ConfigMaps).
-HTRFLOW_WRITE_STATUS = env_bool("HTRFLOW_WRITE_STATUS", True)
+HTRFLOW_WRITE_STATUS = read("HTRFLOW_WRITE_STATUS")
 # Minutes a running campaign's pods may run with no volume finished before it needs attention (stalled);
 # unset: several usual volume times, at least 20 minutes (campaigns.domain.pace).
-HTRFLOW_STALL_MINUTES = env_float("HTRFLOW_STALL_MINUTES", None, minimum=0.05)
+HTRFLOW_STALL_MINUTES = read("HTRFLOW_STALL_MINUTES")
+# Names this process as holder of the status writer's Lease (campaigns/cluster/status_lease.py).
+POD_NAME = read("POD_NAME", read("HOSTNAME") or socket.gethostname())
 
 # --- Results store and sessions ------------------------------------------------
 # Browser-facing base of the results proxy; empty means this site's own /results.
-HTRFLOW_RESULTS_URL = env_url("HTRFLOW_RESULTS_URL", "")
-HTRFLOW_RESULTS_NAMESPACE = env_str("HTRFLOW_RESULTS_NAMESPACE", HTRFLOW_NAMESPACES[0])
-HTRFLOW_SESSION_HOURS = env_int("HTRFLOW_SESSION_HOURS", 8, minimum=1, maximum=24 * 30)
-HTRFLOW_KEY_DERIVATION = env_choice("HTRFLOW_KEY_DERIVATION", "none", {"none", "hcp"})
-HTRFLOW_SESSION_KEY_FILE = env_str("HTRFLOW_SESSION_KEY_FILE", "/secrets/session/key")
+HTRFLOW_RESULTS_URL = read("HTRFLOW_RESULTS_URL")
+HTRFLOW_RESULTS_NAMESPACE = read("HTRFLOW_RESULTS_NAMESPACE", HTRFLOW_NAMESPACES[0])
+HTRFLOW_SESSION_HOURS = read("HTRFLOW_SESSION_HOURS")
+HTRFLOW_KEY_DERIVATION = read("HTRFLOW_KEY_DERIVATION")
+HTRFLOW_SESSION_KEY_FILE = read("HTRFLOW_SESSION_KEY_FILE")
 # Who sees which campaigns: any account the store accepts sees all, or (namespace-readers) each account
-# sees the campaigns whose results it may read, proved again every HTRFLOW_ACCESS_SECONDS (see README).
-HTRFLOW_CARDS_FOR = env_choice("HTRFLOW_CARDS_FOR", "namespace-readers", {"store-accounts", "namespace-readers"})
+# sees the campaigns whose results it may read, proved again every HTRFLOW_ACCESS_SECONDS (docs/configuration.md).
+HTRFLOW_CARDS_FOR = read("HTRFLOW_CARDS_FOR")
 # Seconds a proof of what an account may read is good for; it is renewed in the background after half.
-HTRFLOW_ACCESS_SECONDS = env_float("HTRFLOW_ACCESS_SECONDS", 300.0, minimum=1.0)
+HTRFLOW_ACCESS_SECONDS = read("HTRFLOW_ACCESS_SECONDS")
 # Hours a feed token may show what its person's account was last proved to read at a visit with a session;
 # older, the feed is refused with a sentence until they use the site again (results/accounts/feeds.py).
-HTRFLOW_FEED_RIGHTS_HOURS = env_float("HTRFLOW_FEED_RIGHTS_HOURS", 72.0, minimum=0.01)
+HTRFLOW_FEED_RIGHTS_HOURS = read("HTRFLOW_FEED_RIGHTS_HOURS")
 # Files one person may be downloading from one process at once; past it, 429 (results/store/downloads.py).
-HTRFLOW_DOWNLOADS_PER_PERSON = env_int("HTRFLOW_DOWNLOADS_PER_PERSON", 4, minimum=1, maximum=1000)
+HTRFLOW_DOWNLOADS_PER_PERSON = read("HTRFLOW_DOWNLOADS_PER_PERSON")
 # Viewer requests (run log, ALTO page) one person may have served at once, across replicas where Redis is
 # set; past it, 429 (results/viewers/slots.py).
-HTRFLOW_VIEWS_PER_PERSON = env_int("HTRFLOW_VIEWS_PER_PERSON", 3, minimum=1, maximum=1000)
-S3_ENDPOINT = env_url("S3_ENDPOINT", "")
-S3_BUCKET = env_str("S3_BUCKET", "htrflow-results")
-S3_VERIFY_TLS = env_bool("S3_VERIFY_TLS", True)
+HTRFLOW_VIEWS_PER_PERSON = read("HTRFLOW_VIEWS_PER_PERSON")
+S3_ENDPOINT = read("S3_ENDPOINT")
+S3_BUCKET = read("S3_BUCKET")
+S3_VERIFY_TLS = read("S3_VERIFY_TLS")
 # Seconds: connect and read timeouts for every store call.
-HTRFLOW_S3_TIMEOUT = env_float("HTRFLOW_S3_TIMEOUT", 5.0, minimum=0.1)
+HTRFLOW_S3_TIMEOUT = read("HTRFLOW_S3_TIMEOUT")
 # Seconds a page, poll or read-API answer waits for the store (its access check, then its progress reads)
 # before it answers from what is known; reads not answered by then go on in the background.
-HTRFLOW_STORE_WAIT_SECONDS = env_float("HTRFLOW_STORE_WAIT_SECONDS", 0.4, minimum=0.0)
+HTRFLOW_STORE_WAIT_SECONDS = read("HTRFLOW_STORE_WAIT_SECONDS")
 
 # --- Operations ----------------------------------------------------------------
 # Metrics are always counted; HTRFLOW_METRICS lets the gunicorn configuration serve them on their
 # own port (see htrbrowser/gunicorn_conf.py, which reads these variables itself).
-HTRFLOW_METRICS = env_bool("HTRFLOW_METRICS", False)
-HTRFLOW_METRICS_PORT = env_int("HTRFLOW_METRICS_PORT", 9100, minimum=1, maximum=65535)
-HTRFLOW_LOG_FORMAT = env_choice("HTRFLOW_LOG_FORMAT", "plain", {"plain", "json"})
+HTRFLOW_METRICS = read("HTRFLOW_METRICS")
+HTRFLOW_METRICS_PORT = read("HTRFLOW_METRICS_PORT")
+HTRFLOW_LOG_FORMAT = read("HTRFLOW_LOG_FORMAT")
 
 LOGGING = {
     "version": 1,
@@ -243,7 +234,7 @@ LOGGING = {
     },
     "root": {
         "handlers": ["console"],
-        "level": env_choice("HTRFLOW_LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"}),
+        "level": read("HTRFLOW_LOG_LEVEL"),
     },
     "loggers": {
         "kubernetes": {"level": "WARNING"},

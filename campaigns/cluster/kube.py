@@ -80,7 +80,7 @@ _clients_lock = threading.Lock()
 
 
 def _config_key() -> tuple:
-    if os.environ.get("KUBERNETES_SERVICE_HOST"):
+    if settings.KUBERNETES_SERVICE_HOST:  # set by Kubernetes in every pod
         return ("in-cluster",)
     path = settings.KUBECONFIG
     if not path:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -38,8 +37,7 @@ ASK_AGAIN_SECONDS = 1.0
 
 
 def holder_identity() -> str:
-    pod = os.environ.get("POD_NAME") or os.environ.get("HOSTNAME") or socket.gethostname()
-    return f"{pod}-{os.getpid()}"
+    return f"{settings.POD_NAME}-{os.getpid()}"
 
 
 def _micro_time(when: datetime | None = None) -> str:

@@ -3,7 +3,8 @@
 checkov pins dependencies of its own that clash with ours, so it runs from a virtual environment of
 its own, made on first use from tests/chart/checkov-requirements.txt (the package index must be
 reachable then) and kept in the temporary folder for later runs. A finding that does not apply is
-skipped in the manifest itself, with its reason (`checkov.io/skipN` annotations), and README lists them.
+skipped in the manifest itself, with its reason (`checkov.io/skipN` annotations), and docs/installing.md
+lists them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""README's chart section and NOTES.txt say what the rendered chart and the image do."""
+"""docs/installing.md and NOTES.txt say what the rendered chart and the image do."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import yaml
 from tests.chart.render import FULL_VALUES, NAMESPACE, RELEASE, merged, notes, of_kind, one, render
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
-INSTALLING = README[README.index("## Installing on Kubernetes"):]
+INSTALLING = (ROOT / "docs" / "installing.md").read_text()
 
 
 def fenced_after(marker: str, language: str) -> str:
@@ -33,7 +32,7 @@ def referenced_secrets(objects) -> set[str]:
     return names
 
 
-def test_the_minimal_values_render_without_a_cluster_and_use_exactly_the_secrets_the_readme_makes():
+def test_the_minimal_values_render_without_a_cluster_and_use_exactly_the_secrets_the_guide_makes():
     objects = render(MINIMAL, given=False)  # as helm template or Argo CD would render it
     made = set(re.findall(r"create secret generic (\S+) \\\n", fenced_after("The Secrets:", "sh")))
     assert made == {"htr-batch-s3", "htrbrowser-session-key", "htrbrowser-django-key"}
@@ -41,7 +40,7 @@ def test_the_minimal_values_render_without_a_cluster_and_use_exactly_the_secrets
     assert of_kind(objects, "Secret") == []
 
 
-def test_the_readme_names_every_kind_the_chart_can_install():
+def test_the_guide_names_every_kind_the_chart_can_install():
     everything = merged(FULL_VALUES, {"metrics": {"serviceMonitor": {"enabled": True},
                                                   "prometheusRule": {"enabled": True}}})
     kinds = {obj["kind"] for values in ({}, everything, {"metrics": {"enabled": True, "podMonitor": {"enabled": True}}})
@@ -50,7 +49,7 @@ def test_the_readme_names_every_kind_the_chart_can_install():
     assert [kind for kind in sorted(kinds) if kind not in described] == []
 
 
-def test_the_readme_says_how_many_workers_and_threads_the_image_runs():
+def test_the_guide_says_how_many_workers_and_threads_the_image_runs():
     line = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
     command = json.loads(line[4:])
     workers, threads = (command[command.index(flag) + 1] for flag in ("--workers", "--threads"))

@@ -116,7 +116,7 @@ def test_the_chart_s_defaults_are_htrflow_batch_s_where_the_meaning_is_the_same(
     assert defaults["results"]["sessionHours"] == 8
     assert defaults["s3"]["existingSecret"] == "htr-batch-s3"
     assert defaults["network"]["apiServer"]["port"] == 6443
-    # The exposure is the one exception, on purpose: README says why ClusterIP (an Ingress in front).
+    # The exposure is the one exception, on purpose: docs/installing.md says why ClusterIP (an Ingress in front).
     assert defaults["web"]["service"]["type"] == "ClusterIP"
 
 

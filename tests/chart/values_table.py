@@ -1,6 +1,6 @@
-"""The README's table of chart values, made from values.schema.json (meaning) and values.yaml (default).
+"""The table of chart values in docs/installing.md, made from values.schema.json (meaning) and values.yaml (default).
 
-tests/chart/test_readme.py keeps README.md's copy equal to it; after changing the schema or the
+tests/chart/test_installing_doc.py keeps that copy equal to it; after changing the schema or the
 defaults, print the new table with ``python -m tests.chart.values_table`` and paste it in.
 """
 
@@ -12,7 +12,9 @@ import yaml
 
 from tests.chart.render import CHART
 
-BEGIN = "<!-- chart values: made by `python -m tests.chart.values_table`, checked by tests/chart/test_readme.py -->"
+BEGIN = (
+    "<!-- chart values: made by `python -m tests.chart.values_table`, checked by tests/chart/test_installing_doc.py -->"
+)
 END = "<!-- end of chart values -->"
 
 
