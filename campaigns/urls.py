@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns.web import api, feed_views, list_views, rerun_views, views
+from campaigns.web import api, feed_views, list_views, openapi, rerun_views, views
 from campaigns.web.gate import gated
 
 # Every view here shows campaign data, so every one is behind the gate (campaigns/web/gate.py).
@@ -19,8 +19,9 @@ urlpatterns = gated(
         path("feed.atom", feed_views.session_feed, name="campaign_feed"),
     ]
 )
-# The one view that names no campaign.
+# The views that name no campaign: the product's version and the read API's description (a session, no gate).
 urlpatterns.append(path("api/v1/version", api.version, name="api_version"))
+urlpatterns.append(path("api/v1/openapi.json", openapi.openapi_document, name="api_openapi"))
 # The feed by its token, for readers that cannot log in: no session, so not the gate; the token's person's
 # rights, last proved at a visit behind the gate, are its gate (campaigns/web/feed_views.py).
 urlpatterns.append(path("feed/token.atom", feed_views.token_feed, name="campaign_feed_by_token"))

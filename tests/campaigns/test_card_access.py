@@ -72,9 +72,10 @@ def test_every_campaign_view_is_behind_the_gate():
     from campaigns import urls
 
     gated = {p.name for p in urls.urlpatterns if getattr(p.callback, "campaign_gate", False)}
-    # api_version names no campaign; the feed by token has no session, and its token's remembered rights are
-    # its gate (campaigns/web/feed_views.py, tests/campaigns/test_feed.py)
-    assert gated == {p.name for p in urls.urlpatterns} - {"api_version", "campaign_feed_by_token"}
+    # api_version and api_openapi (the read API's description) name no campaign; the feed by token has no
+    # session, and its token's remembered rights are its gate (campaigns/web/feed_views.py,
+    # tests/campaigns/test_feed.py)
+    assert gated == {p.name for p in urls.urlpatterns} - {"api_version", "api_openapi", "campaign_feed_by_token"}
     assert {p.name for p in get_resolver().url_patterns[2].url_patterns} == {p.name for p in urls.urlpatterns}
     assert campaign_view(lambda request: None).campaign_gate is True
 

@@ -121,6 +121,7 @@ TAKES_NO_CAMPAIGN = {
     "results-logout": "the logout API",
     "results-session": "says who is logged in",
     "api_version": "the product's version",
+    "api_openapi": "the read API's description, the same for everyone",
     "api_jobs": "lists the person's campaigns; its one parameter is a count",
     "campaign_feed_page": "the feed's address and its buttons",
     "campaign_feed": "the person's feed, by session",
