@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store bench-hostile bench-soak install browser redis clean
+.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store bench-hostile bench-soak screenshots install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,6 +15,10 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(PY) -m devstack.demo
+
+# The README's pictures (docs/images/), taken from the demo on a free port with Debian's Chromium.
+screenshots: $(STAMP) browser
+	$(PY) -m devstack.screenshots
 
 # Browser tests drive Debian's Chromium; install it when it is missing and we may.
 browser:

@@ -8,7 +8,7 @@ Two ways in, one feed (``campaigns.presentation.feed`` decides the entries):
   behind the gate, because it has no session: the token (``results.accounts.feeds``) names its person,
   and what it shows is what that person's account was last proved to read at a visit with a session,
   for at most ``HTRFLOW_FEED_RIGHTS_HOURS``. The token sits in the query, which the site's request log
-  leaves out; a proxy in front of the site may still log it (README, "Who sees what").
+  leaves out; a proxy in front of the site may still log it (docs/security.md, "The feed and its tokens").
 
 Every refusal is one sentence in plain text with its status (403 forged or paused, 410 replaced, 503
 when the shared state or the cluster does not answer), never a 500.
