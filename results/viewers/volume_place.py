@@ -37,6 +37,7 @@ class VolumePlace:
     job: str = ""
     index: int | None = None
     commands: list[str] = field(default_factory=list)
+    said: list = field(default_factory=list)  # what the campaign says of the volume: (text, tone, detail, commands)
 
     @property
     def prefix(self) -> str:
@@ -78,6 +79,8 @@ def find_place(key: str, request) -> VolumePlace | None:
     if not access.sees_now(request, f"{place.namespace}/{place.pipeline}/", place.namespace):
         return place
     _fill_campaign(place, _records_of(place.namespace))
+    if place.campaign:
+        place.said = _said_of(request, place.namespace, place.campaign, place.volume)
     return place
 
 
@@ -95,6 +98,21 @@ def provide_records(records_of: Callable[[str], list]) -> None:
     """Let the viewers find a volume's campaign through ``records_of(namespace)``."""
     global _records_of
     _records_of = records_of
+
+
+def _nothing_said(request, namespace: str, campaign: str, volume: str) -> list:
+    return []
+
+
+# What the campaign's page says of a volume (its row, the findings about it), as (text, tone, detail,
+# commands), for a person who may see that campaign; provided by the campaigns app like the records above.
+_said_of: Callable[[object, str, str, str], list] = _nothing_said
+
+
+def provide_said(said_of: Callable[[object, str, str, str], list]) -> None:
+    """Let the viewers say what the campaign says of a volume through ``said_of(request, ns, campaign, volume)``."""
+    global _said_of
+    _said_of = said_of
 
 
 def _fill_campaign(place: VolumePlace, records: list) -> None:
