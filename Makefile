@@ -13,8 +13,9 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
+# DEMO_ARGS passes options on: `make demo DEMO_ARGS=--kueue-down` starts with Kueue's controller crash-looping.
 demo: $(STAMP)
-	$(PY) -m devstack.demo
+	$(PY) -m devstack.demo $(DEMO_ARGS)
 
 # The README's pictures (docs/images/), taken from the demo on a free port with Debian's Chromium.
 screenshots: $(STAMP) browser

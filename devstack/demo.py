@@ -42,6 +42,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m devstack.demo", description="Run htrbrowser on the devstack.")
     default = os.environ.get("HTRFLOW_DEMO_PORT", "8000")
     parser.add_argument("--port", default=default, help="port of the web app on 127.0.0.1 (default 8000)")
+    parser.add_argument(
+        "--kueue-down",
+        action="store_true",
+        help="start with Kueue's controller crash-looping, to see what the pages say then (kueue.down)",
+    )
     args = parser.parse_args(argv)
     try:
         args.port = int(args.port)
@@ -149,8 +154,9 @@ def _die_with_parent() -> None:
 class Demo:
     """Everything ``make demo`` starts, so it can all be stopped in reverse order."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, kueue_down: bool = False):
         self.port = port
+        self.kueue_down = kueue_down
         self.kube = None
         self.store = None
         self.images = None
@@ -172,7 +178,7 @@ class Demo:
         self.images = ImageServer().start(HOST, 0)
         print("Loading the demo scene ...", flush=True)
         results_url = f"http://{HOST}:{self.port}/results"
-        self.scene = build_scene(datetime.now(UTC), self.images.base, results_url)
+        self.scene = build_scene(datetime.now(UTC), self.images.base, results_url, kueue_down=self.kueue_down)
         load_scene(self.scene, self.kube, self.store, self.images)
         self.simulator = Simulator(self.scene, self.kube, self.store, self.images).start()
         # One folder per port, so two demos side by side never rewrite each other's files.
@@ -241,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, ask_to_stop)
     signal.signal(signal.SIGINT, ask_to_stop)
-    demo = Demo(args.port)
+    demo = Demo(args.port, kueue_down=args.kueue_down)
     code = 0
     try:
         demo.start()

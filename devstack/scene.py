@@ -900,8 +900,10 @@ def _cluster_objects(now: datetime, pipelines: dict[str, Pipeline]) -> tuple[lis
     return objects, logs
 
 
-def build_scene(now: datetime, image_base: str, results_url: str) -> Scene:
-    """The whole scene for the moment ``now`` (pure: nothing is started or written)."""
+def build_scene(now: datetime, image_base: str, results_url: str, kueue_down: bool = False) -> Scene:
+    """The whole scene for the moment ``now`` (pure: nothing is started or written); with ``kueue_down``
+    Kueue's controller has been crash-looping for 20 minutes (``make demo DEMO_ARGS=--kueue-down``), which
+    every campaign Kueue holds back then says instead of its own queue cause."""
     now = now.replace(microsecond=0)
     where = s.Where(NAMESPACE, results_url, image_base)
     builder = _Builder(now, where)
@@ -924,7 +926,7 @@ def build_scene(now: datetime, image_base: str, results_url: str) -> Scene:
                     scene.pod_logs.append((NAMESPACE, pod["metadata"]["name"], "warmup-wait", message))
     objects += queue_objects(campaigns, now - timedelta(days=60))
     objects += cache_claims(objects, now - timedelta(days=60), builder.pipelines.values())
-    objects += kueue_objects(now - timedelta(days=60))
+    objects += kueue_objects(now - timedelta(days=60), down_since=now - timedelta(minutes=20) if kueue_down else None)
     scene.objects = objects
     parish = scene.campaigns[situations["limited_denied"]]
     for volume_id in interest["limited_denied"]:

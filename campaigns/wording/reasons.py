@@ -5,8 +5,8 @@ fix itself and who acts, once for a volume that is tried again (``retrying``) an
 that has spent its retries (``final``). ``REASON_WORDS`` holds them as templates in plain words; the
 facts a class names (the stage, the attempts so far, how long it waited for the model cache, its time
 budget) are filled in by name. The error as the pod gave it, object names and paths are the operator's:
-they go in the detail, with the matching ``kubectl`` lines. Nothing here raises on odd input: an unknown class or stage gets a
-general sentence.
+they go in the detail, with the matching ``kubectl`` lines. Nothing here raises on odd input: an unknown
+class or stage gets a general sentence.
 """
 
 from __future__ import annotations

@@ -30,8 +30,10 @@ from campaigns.cluster import kept
 from campaigns.domain.projection import project
 from campaigns.models import Snapshot
 from core.contract import LABEL_CAMPAIGN, LABEL_KIND, LABEL_MANAGED_BY, LABEL_PIPELINE
+from devstack.demo import parse_args
 from devstack.scene import build_scene, kueue_objects
 from tests.fixtures.scene import start_stack
+from tests.fixtures.waiting import wait_until
 
 NS = "htr-batch"
 H = "htrflow.riksarkivet.se/"
@@ -621,6 +623,16 @@ def test_with_kueue_crash_looping_what_kueue_holds_back_says_so_and_nothing_else
             assert codes == ["kueue.down", *(c for c in before[name] if c == "queue.no_priority_class")], name
         else:
             assert codes == before[name], name
+
+
+def test_the_demo_started_with_kueue_down_shows_the_same_crash_looping_controller(pure_scene):
+    """`make demo DEMO_ARGS=--kueue-down` builds the scene with the controller that test swaps in."""
+    assert parse_args(["--kueue-down"]).kueue_down and not parse_args([]).kueue_down
+    down = build_scene(pure_scene.now, "http://img.example", SCENE_RESULTS_URL, kueue_down=True)
+    codes = {name: [f.code for f in found] for name, found in findings_by_campaign(down).items()}
+    turn = pure_scene.situations["queued_turn"]
+    assert codes[turn] == ["kueue.down"]
+    assert sum(1 for found in codes.values() if "kueue.down" in found) == 4
 
 
 # --- finished campaigns and records ------------------------------------------------------------
