@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from campaigns.models import QueueState, Sentence, bounded
-from campaigns.wording.words import QUOTE_LIMIT, as_sentence, campaign_names, plural
+from campaigns.wording.words import campaign_names, plural
 from core.kubectl import kubectl
 
-KNOWN_PRIORITY_CLASSES = ("htr-interactive", "htr-bulk", "htr-idle")
 # How a campaign the person may not see is named in its neighbours' queue sentences (campaigns.cluster.redaction).
 SOMEONE_ELSE = "another campaign"
 
@@ -26,8 +25,8 @@ QUEUE_WORDS = {
         "Just submitted; the queue has not picked it up yet. This normally takes a few seconds.", "idle", False
     ),
     "paused": QueueWords(
-        "Its campaign file holds it back with `suspend: true` (paused in git). It does not run until someone removes "
-        "`suspend: true` from the campaign file and applies again.",
+        "Its campaign file holds it back with `suspend: true` (paused in git). It does not run until the person who "
+        "wrote the campaign removes `suspend: true` from the campaign file and applies again.",
         "idle",
     ),
     "preempted": QueueWords(
@@ -42,7 +41,7 @@ UNKNOWN_QUEUE = QueueWords("The reason it waits is not known; an operator can lo
 
 # Why Kueue evicted a workload, by the condition's reason.
 EVICTED_BECAUSE = {
-    "PodsReadyTimeout": "its pods did not become ready in time",
+    "PodsReadyTimeout": "its volumes did not get going in time",
     "InactiveWorkload": "it was deactivated",
     "Deactivated": "it was paused",
     "Preempted": "a more urgent campaign needed the capacity",
@@ -91,25 +90,15 @@ def _waiting(queue, namespace, job):
     holders = _named(queue.holders, queue.hidden_holders)
     if holders:
         text += f" The queue's capacity is in use by {holders}."
-    text += " It starts by itself when capacity frees up; to hurry it, an operator can raise the queue's quota."
+    text += " Nothing to do: it starts by itself when capacity frees up (an operator could give the queue more room)."
     return text, "idle", _queue_commands(queue, namespace)
 
 
 def _never_fits(queue, namespace, job):
-    too_big = [f for f in queue.fits if not f.fits]
-    if too_big:
-        asks = "; ".join(
-            f"{f.resource}: asks {f.requested}, quota {f.quota}"
-            if f.quota
-            else f"{f.resource}: asks {f.requested}, the queue has none"
-            for f in too_big
-        )
-        what = f" It asks for more at once than the queue can ever give ({asks})."
-    else:
-        what = " It asks for more at once than the queue can ever give."
     return (
-        "This campaign can never start as it is." + what + " It will not fix itself: lower `window` in converter.yaml "
-        "(or in the campaign file) so that parallel pods × their requests fit the quota, then render and apply again.",
+        "This campaign can never start as it is: it asks for more at once than its queue can ever give (the figures "
+        "are in the detail). It will not fix itself: the person who wrote the campaign has to lower `window` in the "
+        "campaign file (or in converter.yaml) and apply again.",
         "bad",
         _queue_commands(queue, namespace),
     )
@@ -126,11 +115,9 @@ def _named(job_names: list[str], hidden: int) -> str:
 
 def _no_priority_class(queue, namespace, job):
     name = queue.priority_class or "(unnamed)"
-    known = ", ".join(f"`{c}`" for c in KNOWN_PRIORITY_CLASSES)
     return (
-        f"The queue ignores it: its priority `{name}` names a priority class that does not exist, so no Workload "
-        f"was made for it. It will not fix itself: set the campaign's priority to one of {known} (or leave it out) "
-        "and apply again.",
+        f"The queue ignores it: its priority `{name}` does not exist on this cluster. It will not fix itself: the "
+        "person who wrote the campaign has to choose a priority the cluster has (or leave it out) and apply again.",
         "bad",
         (kubectl("get", "workloadpriorityclasses"), _job_events(namespace, job)),
     )
@@ -146,12 +133,11 @@ def _kueue_silent(queue, namespace, job):
 
 
 def _inadmissible(queue, namespace, job):
-    said = f": {as_sentence(bounded(queue.message, QUOTE_LIMIT))}" if queue.message else "."
     local = kubectl("get", "localqueue", queue.queue_name, namespace=namespace) if queue.queue_name else ""
     commands = tuple(c for c in (local, *_queue_commands(queue, namespace)) if c)
     return (
-        f"The queue cannot admit this campaign{said} It stays queued until an operator fixes the queue "
-        "(the LocalQueue or ClusterQueue named in the detail).",
+        "The queue cannot let this campaign in as the queue is set up (what the queue says is in the detail). It "
+        "stays queued until an operator fixes the queue.",
         "bad",
         commands,
     )
@@ -159,10 +145,10 @@ def _inadmissible(queue, namespace, job):
 
 def _evicted(queue, namespace, job):
     why = EVICTED_BECAUSE.get(queue.reason, "")
-    said = f" because {why}" if why else (f" ({bounded(queue.message, QUOTE_LIMIT)})" if queue.message else "")
+    said = f" because {why}" if why else ""
     return (
-        f"The queue stopped this campaign's pods{said}. It is queued again and resumes from finished pages when "
-        "capacity frees up; nothing to do unless this keeps happening.",
+        f"The queue stopped this campaign{said}. It is queued again and resumes from finished pages when "
+        "capacity frees up. Nothing to do unless this keeps happening; then an operator should look at the queue.",
         "warn",
         _queue_commands(queue, namespace),
     )

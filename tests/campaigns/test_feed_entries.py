@@ -56,7 +56,7 @@ def test_each_cause_is_an_entry_of_its_own_and_its_time_is_the_campaigns_own_whe
     campaign = running(counts=Counts(total=2, failed=1), failures=[failed_volume(first)], queue=queue)
     found, asked = feed_of(campaign)
     assert found[0].summary.startswith("1 volume failed. C2: ")
-    assert found[1].summary.startswith("This campaign can never start as it is.")
+    assert found[1].summary.startswith("This campaign can never start as it is:")
     assert "stopped for good while processing pages" in found[0].summary
     assert [e.updated for e in found] == [first, NOW - timedelta(hours=3)]
     assert asked == []  # both times known: nothing noted

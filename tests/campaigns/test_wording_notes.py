@@ -44,8 +44,8 @@ def test_the_announcement_names_a_few_campaigns_and_counts_the_rest():
     queued = Campaign(namespace="ns", name="b", phase=QUEUED, queue=QueueState(kind="paused"))
     assert lists.attention_announcement([failing, queued]) == (
         "a now needs attention: 1 volume failed. b now needs attention: Queued. Its campaign file holds it back "
-        "with `suspend: true` (paused in git). It does not run until someone removes `suspend: true` from the "
-        "campaign file and applies again."
+        "with `suspend: true` (paused in git). It does not run until the person who wrote the campaign removes "
+        "`suspend: true` from the campaign file and applies again."
     )
     many = [Campaign(namespace="ns", name=f"c{i}") for i in range(7)]
     text = lists.attention_announcement(many)

@@ -31,18 +31,19 @@ def test_waiting_its_turn_says_how_many_are_ahead_and_who_holds_the_quota():
 
 def test_never_fits_says_what_it_asks_against_the_quota_and_to_lower_window():
     fits = [ResourceFit("nvidia.com/gpu", "8", "4", False), ResourceFit("cpu", "32", "64", True)]
-    text = queue_sentence(queue("never_fits", fits=fits)).text
-    assert "nvidia.com/gpu: asks 8, quota 4" in text
-    assert "cpu: asks" not in text
-    assert "lower `window` in converter.yaml" in text
-    assert "will not fix itself" in text
+    sentence = queue_sentence(queue("never_fits", fits=fits))
+    assert "nvidia.com/gpu 8 of quota 4" in sentence.detail  # the figures are the operator's
+    assert "nvidia.com" not in sentence.text and "quota" not in sentence.text
+    assert "lower `window` in the campaign file" in sentence.text
+    assert "the person who wrote the campaign" in sentence.text
+    assert "will not fix itself" in sentence.text
 
 
-def test_missing_priority_class_names_it_and_the_classes_to_use():
+def test_missing_priority_class_names_it_and_lists_no_classes_it_did_not_read():
     text = queue_sentence(queue("no_workload_priority_class", priority_class="htr-urgent")).text
-    assert "`htr-urgent`" in text
-    for name in ("htr-interactive", "htr-bulk", "htr-idle"):
-        assert name in text
+    assert "`htr-urgent`" in text and "the person who wrote the campaign" in text
+    for name in ("htr-interactive", "htr-bulk", "htr-idle"):  # the finding names the classes it read
+        assert name not in text
 
 
 def test_kueue_silent_asks_whether_kueue_is_running():
@@ -58,8 +59,9 @@ def test_paused_in_git_says_to_remove_suspend_and_apply():
 
 
 def test_inadmissible_quotes_kueue():
-    text = queue_sentence(queue("inadmissible", message="ClusterQueue htr-batch-cq is inactive")).text
-    assert "ClusterQueue htr-batch-cq is inactive" in text
+    sentence = queue_sentence(queue("inadmissible", message="ClusterQueue htr-batch-cq is inactive"))
+    assert "ClusterQueue htr-batch-cq is inactive" in sentence.detail
+    assert "ClusterQueue" not in sentence.text and "an operator" in sentence.text
 
 
 @pytest.mark.parametrize(
