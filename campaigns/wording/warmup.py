@@ -115,7 +115,7 @@ def _failed(warmup: Warmup, names: dict[str, str], detail: str) -> Sentence:
         will = "The failure may have been temporary; applying again replaces the failed warm-up and retries it."
     else:
         will = (
-            "This will not fix itself: fix the cause (often a model name or revision in the pipeline file) "
+            "This will not fix itself: fix the cause (the warm-up's log says it) "
             "and apply again, which replaces the failed warm-up."
         )
     return Sentence(
