@@ -8,10 +8,10 @@ class CampaignsConfig(AppConfig):
         # Imported here, as Django asks of AppConfig.ready: the app registry is complete only now.
         from django.utils import timezone
 
-        from campaigns.cluster import collector, kube, reading
-        from campaigns.presentation.volume_said import volume_said
-        from campaigns.web import gate
-        from results.store import access
+        from campaigns.cluster import collector, kube, reading  # (as above)
+        from campaigns.presentation.volume_said import volume_said  # (as above)
+        from campaigns.web import gate  # (as above)
+        from results.store import access  # (as above)
         from results.viewers import volume_place  # (as above)
 
         def records_of(namespace: str) -> list:

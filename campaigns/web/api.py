@@ -16,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from campaigns.cluster import reading
 from campaigns.domain import quality
-from campaigns.models import RECORD_PHASES, RUNNING, Campaign, Volume, _iso
+from campaigns.models import RECORD_PHASES, RUNNING, Campaign, Volume, utc_iso
 from campaigns.models.findings import Fact, Finding, ModelCache
 from campaigns.presentation import cards
 from campaigns.store import progress
@@ -96,7 +96,7 @@ def staleness(state) -> dict:
     return {
         "stale": True,
         "ageSeconds": int(oldest.age_seconds(now)),
-        "since": _iso(oldest.unreachable_since),
+        "since": utc_iso(oldest.unreachable_since),
         "sentence": oldest.banner(now),
     }
 
@@ -134,9 +134,9 @@ def summary(campaign: Campaign) -> dict:
         "phase": RECORD_PHASES.get(campaign.phase, campaign.phase),
         "counts": campaign.counts.as_api(),
         "suspended": campaign.suspended,
-        "createdAt": _iso(campaign.created_at) or None,
-        "startedAt": _iso(campaign.started_at) or None,
-        "finishedAt": _iso(campaign.finished_at) or None,
+        "createdAt": utc_iso(campaign.created_at) or None,
+        "startedAt": utc_iso(campaign.started_at) or None,
+        "finishedAt": utc_iso(campaign.finished_at) or None,
         "resultsBase": _results_base(campaign),
         "warmup": _warmup(campaign),
         "jobGone": campaign.job_gone,
@@ -167,7 +167,7 @@ def model_cache_json(cache: ModelCache | None) -> dict | None:
         "claimName": cache.claim_name,
         "claim": None if claim is None else {
             "name": claim.name, "storageClass": claim.storage_class, "accessModes": list(claim.access_modes),
-            "size": claim.size, "createdAt": _iso(claim.created) or None, "uid": claim.uid,
+            "size": claim.size, "createdAt": utc_iso(claim.created) or None, "uid": claim.uid,
         },
         "warmupJob": cache.warmup_job,
         "warmupPod": cache.warmup_pod or None,
@@ -192,7 +192,7 @@ def finding_json(finding: Finding) -> dict:
         "subject": {"kind": subject.kind, "namespace": subject.namespace, "campaign": subject.campaign,
                     "volume": subject.volume or None, "pipeline": subject.pipeline or None},
         "actor": finding.actor,
-        "since": _iso(finding.since) or None,
+        "since": utc_iso(finding.since) or None,
         "values": dict(finding.values),
         "evidence": [_fact_json(fact) for fact in finding.evidence],
         "ruledOut": [
@@ -233,7 +233,7 @@ def _pace(campaign: Campaign) -> dict:
     return {
         "pace": view.pace.as_api() if view is not None else None,
         "forecast": view.forecast.as_api() if view is not None and view.forecast is not None and running else None,
-        "stalledSince": _iso(view.stalled_since) or None if view is not None and campaign.stalled else None,
+        "stalledSince": utc_iso(view.stalled_since) or None if view is not None and campaign.stalled else None,
     }
 
 
