@@ -8,7 +8,7 @@ class CampaignsConfig(AppConfig):
         # Imported here, as Django asks of AppConfig.ready: the app registry is complete only now.
         from django.utils import timezone
 
-        from campaigns.cluster import collector, kube, reading  # (as above)
+        from campaigns.cluster import gc_tuning, kube, reading  # (as above)
         from campaigns.presentation.volume_said import volume_said  # (as above)
         from campaigns.web import gate  # (as above)
         from results.store import access  # (as above)
@@ -30,4 +30,4 @@ class CampaignsConfig(AppConfig):
 
         volume_place.provide_records(records_of)
         volume_place.provide_said(said_of)
-        collector.tune_malloc()  # before the informers' threads start and read their first pages
+        gc_tuning.tune_malloc()  # before the informers' threads start and read their first pages

@@ -1,8 +1,8 @@
 """Site-wide middleware: the address behind trusted proxies, headers every page carries, and requests
 marked while in their views."""
 
-from campaigns.cluster import collector
-from results.accounts.site import adopt_forwarded
+from campaigns.cluster import gc_tuning
+from results.accounts.forwarded import adopt_forwarded
 
 # Pages load only our own scripts, styles and images; the ALTO viewer also shows
 # page images from the archive's image server, hence img-src allows https: and http:.
@@ -25,7 +25,7 @@ class SecurityHeadersMiddleware:
 
 
 class ForwardedHeadersMiddleware:
-    """First in the chain: scheme and host come from the trusted proxies' entries (``results.accounts.site``).
+    """First in the chain: scheme and host come from the trusted proxies' entries (``results.accounts.forwarded``).
 
     Django's own ``SECURE_PROXY_SSL_HEADER`` / ``USE_X_FORWARDED_HOST`` are not used: they read
     the left-most X-Forwarded-Proto entry (which the client controls when a proxy appends) and the
@@ -42,12 +42,12 @@ class ForwardedHeadersMiddleware:
 
 class InViewMiddleware:
     """Marks a request while its view runs, so the board sets a reading aside from Python's collector
-    only when no request holds part of it (`campaigns.cluster.collector.serving`). After the probes
+    only when no request holds part of it (`campaigns.cluster.gc_tuning.serving`). After the probes
     and static files, which hold no reading; a streamed body is sent after this returns."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        with collector.serving():
+        with gc_tuning.serving():
             return self.get_response(request)

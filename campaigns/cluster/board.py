@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import timezone
 
-from campaigns.cluster import collector, informer, kube, sources, status_records
+from campaigns.cluster import gc_tuning, informer, kube, sources, status_records
 from campaigns.domain.projection import Projection, project_again
 from campaigns.domain.projection.findings import findings_count
 from campaigns.domain.timelines import Timelines
@@ -141,7 +141,7 @@ class Board:
                     self._publish()
                 except Exception:  # noqa: BLE001 - a projection bug must not end the board
                     log.exception("projecting namespace %s failed", self.namespace)
-                collector.after_reading()  # the collector's passes stay off what this reading holds
+                gc_tuning.after_reading()  # the collector's passes stay off what this reading holds
                 seen, last = state, time.monotonic()
             period = max(float(settings.HTRFLOW_SNAPSHOT_SECONDS), MIN_PERIOD_SECONDS)
             if self._rest(period):

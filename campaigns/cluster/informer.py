@@ -53,7 +53,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from campaigns.cluster import collector, kube, sources, watches
+from campaigns.cluster import gc_tuning, kube, sources, watches
 from core import metrics
 
 log = logging.getLogger(__name__)
@@ -324,7 +324,7 @@ class Informer:
         if changed:
             self._changed()
         if self.lists > 1:
-            collector.give_back()  # what the pages of a list read whole again held, back to the system
+            gc_tuning.give_back()  # what the pages of a list read whole again held, back to the system
 
     def _watch(self) -> WatchEnd:
         self.watch_starts += 1

@@ -17,7 +17,7 @@ from campaigns.wording.lists import ALL_CAMPAIGNS, NEED_ATTENTION
 from campaigns.wording.pace import stall_line
 from campaigns.wording.states import campaign_sentence
 from campaigns.wording.volumes import volume_sentence
-from core.alive import WhileAlive
+from core.per_object_cache import WhileAlive
 
 ATTENTION_CARDS = 3  # full cards shown without asking: the first campaigns that need attention
 OPEN_CARDS = 8  # full cards a person may open besides those

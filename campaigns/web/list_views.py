@@ -27,7 +27,7 @@ from campaigns.presentation import overview
 from campaigns.web.card_reads import build_cards, several_namespaces
 from campaigns.wording.lists import NEW_ROWS_NOTICE, attention_announcement
 from core import metrics
-from core.alive import WhileAlive
+from core.per_object_cache import WhileAlive
 
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
@@ -42,7 +42,7 @@ KEY_MEMORY = 20_000
 # reading projects again only the campaigns that changed and keeps the others' very objects, so one
 # campaign's change renders one line again, not all of them (at 200 campaigns and a change every
 # few seconds, every line was rendered again at every reading). An entry lasts as long as its
-# campaign object (`core.alive`): one the reading replaced takes its lines' entries with it. A copy
+# campaign object (`core.per_object_cache`): one the reading replaced takes its lines' entries with it. A copy
 # made for one person (`shown_as`) is new at every request, so its entry is the reading's campaign's.
 _rows = WhileAlive(most=ROW_CACHE_SIZE)
 _lock = threading.Lock()  # for _cards

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from core import bounded_json
-from results.accounts import device, ratelimit, session, site
+from results.accounts import device, forwarded, ratelimit, session
 from results.accounts.login_log import login_ended
 from results.store import s3 as store
 from results.store.outcomes import Outcome, StoreError
@@ -132,9 +132,9 @@ def refused_unread(request, reason):
     Only a request that carries the site's own Origin is counted (the JSON endpoint refuses any other
     before this; the form may come without one): another site's page could otherwise have its visitors'
     browsers send such forms and fill their addresses' counts, a lock-out no wrong password allows."""
-    if not site.origin_is_own(request):
+    if not forwarded.origin_is_own(request):
         return refused(reason)
-    address = site.client_address(request)
+    address = forwarded.client_address(request)
     try:
         refusal = ratelimit.count_unread(address)
     except ratelimit.LimitsUnavailable:  # logged there; the body is refused all the same
@@ -222,7 +222,7 @@ def attempt(request, username, password):
     holding a valid device cookie for this name is counted per device (``results.accounts.device``); the
     caller gives the browser that cookie on success (``remember_device``).
     """
-    address = site.client_address(request)
+    address = forwarded.client_address(request)
     try:
         refusal, reservation = ratelimit.reserve(address, username, device=device.device_for(request, username))
     except ratelimit.LimitsUnavailable as unavailable:
@@ -272,7 +272,7 @@ def _prove(username, password):
 
 def origin_refusal(request):
     """A refused LoginAnswer when the Origin is not the site's own, else None."""
-    if site.origin_is_own(request):
+    if forwarded.origin_is_own(request):
         return None
     logger.info("Login or logout refused: Origin is not the site's own address.")
     return refused("origin")

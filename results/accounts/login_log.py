@@ -1,7 +1,7 @@
 """One log line and one count per login attempt: who, from where, and how it ended. Never a secret.
 
 The user name is what was typed (bounded; control characters never get this far), the address is
-the client's as `results.accounts.site.client_address` determines it behind trusted proxies.
+the client's as `results.accounts.forwarded.client_address` determines it behind trusted proxies.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Both read results files in-process with the person's own store session (``results.store.reader``), and only
 addresses under the results base (``results.store.addresses``). Every failure is a sentence on the page.
 
-    common.py     reading the address a request names (``reads``, ``Target``), problem pages, links
+    reading.py    reading the address a request names (``reads``, ``Target``), problem pages, links
     log.py        the run log: its parts (tail, around a line, earlier), live polling, search and find
     log_edges.py  pure: lines read later join the stretch at the page's edge (polls, "show earlier")
     manifest.py   the volume's summary from its manifest.json, shown on the log page

@@ -15,8 +15,8 @@ from results.formats import alto as alto_parser
 from results.formats import runlog
 from results.store.addresses import ResultsBase
 from results.store.reader import Outcome, StoreError
-from results.viewers.common import Target, operator_fix, positive_int, problem_page, reads, sentence_for, viewer_link
 from results.viewers.iiif import page_image
+from results.viewers.reading import Target, operator_fix, positive_int, problem_page, reads, sentence_for, viewer_link
 from results.viewers.volume_place import find_place
 
 DRAWN_LINES_MAX = 5000  # ALTO lines drawn and listed on one page: more make the page slow to build and to show

@@ -11,7 +11,7 @@ import re
 from core import bounded_json
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address
 from results.store.reader import Outcome, StoreError
-from results.viewers.common import finite_number, sentence_for, viewer_link
+from results.viewers.reading import finite_number, sentence_for, viewer_link
 
 IIIF_LIMIT = 8 * 1024 * 1024
 # Values (canvases, their images, services, links…) an iiif.json may hold: about 70 a page, so some

@@ -25,7 +25,9 @@ from results.formats import runlog
 from results.store.addresses import ResultsBase
 from results.store.reader import Outcome, StoreError
 from results.templatetags import log_text
-from results.viewers.common import (
+from results.viewers.log_edges import Edge, appended, edges_of, prepended, same_stretch
+from results.viewers.manifest import PAGE_ID, manifest_summary
+from results.viewers.reading import (
     LOG_SENTENCES,
     Target,
     operator_fix,
@@ -35,8 +37,6 @@ from results.viewers.common import (
     sentence_for,
     viewer_link,
 )
-from results.viewers.log_edges import Edge, appended, edges_of, prepended, same_stretch
-from results.viewers.manifest import PAGE_ID, manifest_summary
 from results.viewers.volume_place import find_place, place_of_key
 
 TAIL_BYTES = runlog.TAIL_BYTES

@@ -14,7 +14,7 @@ from core import bounded_json
 from core.quality import band, target_words, volume_quality
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address
 from results.store.reader import Outcome, StoreError
-from results.viewers.common import LOG_SENTENCES, finite_number, sentence_for, viewer_link
+from results.viewers.reading import LOG_SENTENCES, finite_number, sentence_for, viewer_link
 
 MANIFEST_LIMIT = 4 * 1024 * 1024
 # Values a manifest.json may hold: about 15 a page, so some 30,000 pages, and at most about 30 MiB once

@@ -15,7 +15,7 @@ import time
 import pytest
 from prometheus_client import REGISTRY
 
-from campaigns.cluster import board, collector, informer, sources
+from campaigns.cluster import board, gc_tuning, informer, sources
 from core import metrics
 from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
 from tests.campaigns.test_kube import NS, campaign_pod, load_campaigns
@@ -160,7 +160,7 @@ def test_a_relist_keeps_what_did_not_change_so_nothing_is_held_twice_or_projecte
     held = {informer._key(pod): pod for pod in pods.items()}
     lists = pods.lists
     relists = []
-    monkeypatch.setattr(collector, "give_back", lambda: relists.append(True))
+    monkeypatch.setattr(gc_tuning, "give_back", lambda: relists.append(True))
     cluster.put(campaign_pod("campaign-000", 0))  # one pod changes while the watches are gone
     cluster.compact()
     cluster.drop_watches()

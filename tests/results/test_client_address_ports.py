@@ -4,7 +4,7 @@ import pytest
 from django.test import RequestFactory
 
 from results.accounts import login
-from results.accounts.site import client_address
+from results.accounts.forwarded import client_address
 from results.store import s3 as store
 from results.store.outcomes import Outcome, StoreError
 

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from results import views
+from results import file_views
 from results.store import budget, downloads
 from tests.fixtures.session import login_as
 
@@ -66,13 +66,13 @@ def test_a_download_dropped_unread_gives_its_slot_back_once(two_each):
     person = "someone"
     assert downloads.take(person)
     body = _Body()
-    unread = views._Download(body, "ns/p/v/file", person)
+    unread = file_views._Download(body, "ns/p/v/file", person)
     unread.close()
     unread.close()
     assert (body.closed, downloads.open_downloads(person)) == (1, 0)
 
     assert downloads.take(person)
-    read = views._Download(_Body(), "ns/p/v/file", person)
+    read = file_views._Download(_Body(), "ns/p/v/file", person)
     assert b"".join(read) == b"x" * 10  # read to its end: closed by its own iteration
     read.close()
     assert downloads.open_downloads(person) == 0

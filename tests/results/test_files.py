@@ -5,7 +5,7 @@ import json
 import pytest
 
 from devstack.store import large_object_bytes
-from results.views import CHUNK_BYTES
+from results.file_views import CHUNK_BYTES
 from tests.fixtures.session import login_as
 
 STRICT = {

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from results.views import safe_next
+from results.login_views import safe_next
 from tests.fixtures.session import TEST_SERVER_ORIGIN
 
 pytestmark = pytest.mark.usefixtures("session_key_file")

@@ -4,7 +4,7 @@ import pytest
 from django.test import RequestFactory
 
 from results.accounts import ratelimit
-from results.accounts.site import client_address, normalise_origin, origin_is_own, site_origin
+from results.accounts.forwarded import client_address, normalise_origin, origin_is_own, site_origin
 
 factory = RequestFactory()
 

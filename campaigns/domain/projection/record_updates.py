@@ -16,7 +16,7 @@ from campaigns.models import (
     failed_volumes_json,
     parse_time,
 )
-from core.alive import WhileAlive
+from core.per_object_cache import WhileAlive
 
 
 def status_record_update(campaign: Campaign, existing_data: dict | None, results_url: str = "") -> dict | None:

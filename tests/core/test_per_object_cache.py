@@ -1,11 +1,11 @@
-"""core.alive: what is worked out from an object is kept exactly while the object lives."""
+"""core.per_object_cache: what is worked out from an object is kept exactly while the object lives."""
 
 from __future__ import annotations
 
 import gc
 import threading
 
-from core.alive import WhileAlive
+from core.per_object_cache import WhileAlive
 
 
 class Owner:
