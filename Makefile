@@ -48,9 +48,9 @@ redis:
 	fi
 
 # Tests run in parallel (pytest-xdist): most of them wait on sockets, browsers and subprocesses, so on
-# two cores 4 workers finish sooner than 2. Each worker runs its tests in file order (the default
-# `--dist load`), which tests/devstack/test_scene.py's shared stack relies on; `make test
-# TEST_WORKERS=0` runs everything in one process.
+# two cores 4 workers finish sooner than 2. pytest-randomly shuffles the order on every run and prints
+# its seed at the top: `--randomly-seed=N` repeats that order, `-p no:randomly` keeps file order. No test
+# may rely on another having run first. `make test TEST_WORKERS=0` runs everything in one process.
 TEST_WORKERS ?= 4
 
 test: $(STAMP) browser redis

@@ -8,4 +8,5 @@ pytest_plugins = [
     "tests.fixtures.session",
     "tests.fixtures.serving",
     "tests.fixtures.redis",
+    "tests.fixtures.isolation",
 ]

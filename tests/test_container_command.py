@@ -6,29 +6,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 import requests
 
+from tests.fixtures.serving import wait_until_serving
 from tests.test_serving import ROOT, dockerfile_command, free_port, production_env
 
 APP_PARTS = ("manage.py", "htrbrowser", "core", "campaigns", "results", "templates", "static")
-
-
-def wait_for(base, process, patience=60.0):
-    """The base URL once gunicorn answers; a generous bound, since the machine may be busy."""
-    deadline = time.monotonic() + patience
-    while time.monotonic() < deadline:
-        try:
-            requests.get(base + "/healthz", timeout=2)
-            return base
-        except requests.RequestException:
-            if process.poll() is not None:
-                raise AssertionError(process.stdout.read().decode(errors="replace")) from None
-            time.sleep(0.2)
-    raise AssertionError(f"gunicorn did not answer within {patience:g} s")
 
 
 @pytest.fixture
@@ -49,7 +35,7 @@ def serve(tmp_path):
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         )
         started.append(process)
-        return wait_for(f"http://127.0.0.1:{port}", process), process
+        return wait_until_serving(process, f"http://127.0.0.1:{port}"), process
 
     yield start
     for process in started:

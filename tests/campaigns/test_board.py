@@ -13,7 +13,7 @@ import pytest
 from campaigns.cluster import board, informer
 from campaigns.cluster import kube as kube_api
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns
-from tests.fixtures.kube import eventually
+from tests.fixtures.waiting import wait_until
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_managed_fields_are_not_kept(cluster):
         found = [p for p in board.settle(NS).snapshot.pods if p["metadata"]["name"] == name]
         return found if found and (found[0]["metadata"].get("annotations") or {}).get("tests/put") else None
 
-    (kept,) = eventually(ours)
+    (kept,) = wait_until(ours, what="our pod alone in the reading")
     assert "managedFields" not in kept["metadata"]
     assert all("managedFields" not in p["metadata"] for p in board.reading(NS).snapshot.pods)
 
@@ -116,7 +116,7 @@ def test_a_version_too_old_for_the_server_means_listing_again(cluster):
     cluster.drop_watches()
     cluster.put(campaign_pod("campaign-000", 0))
     cluster.compact()
-    eventually(lambda: pods.lists >= 2)
+    wait_until(lambda: pods.lists >= 2, what="the pods listed again")
     reading = board.settle(NS)
     assert len(reading.snapshot.pods) == 3 and reading.unreachable_since is None
 
@@ -136,12 +136,12 @@ def test_when_the_api_goes_down_the_last_reading_is_served_with_a_banner_and_rec
     good = board.reading(NS)
     cluster.inject_fault(r".*", status=503)
     cluster.drop_watches()
-    stale = eventually(lambda: (r := board.reading(NS)).unreachable_since and r)
+    stale = wait_until(lambda: (r := board.reading(NS)).unreachable_since and r, what="a stale reading")
     assert [c.name for c in stale.campaigns] == [c.name for c in good.campaigns]
     assert stale.banner().startswith("The cluster has been answering with errors since ")
     assert stale.age_seconds() >= 0
     cluster.clear_faults()
-    eventually(lambda: board.reading(NS).unreachable_since is None, seconds=20)
+    wait_until(lambda: board.reading(NS).unreachable_since is None, timeout=20, what="a current reading")
 
 
 def test_a_reading_that_shows_an_outage_is_replaced_as_soon_as_the_lists_are_read_again(cluster, settings):
@@ -150,12 +150,12 @@ def test_a_reading_that_shows_an_outage_is_replaced_as_soon_as_the_lists_are_rea
     board.reading(NS)
     cluster.inject_fault(r".*", status=503)
     cluster.drop_watches()
-    eventually(lambda: board.reading(NS).unreachable_since)
+    wait_until(lambda: board.reading(NS).unreachable_since, what="a stale reading")
     settings.HTRFLOW_SNAPSHOT_SECONDS = 300
     now = time.monotonic()  # the next failure wakes the board, which then rests for the new period
-    eventually(lambda: any(each.failed_at > now for each in board.board(NS).informers))
+    wait_until(lambda: any(each.failed_at > now for each in board.board(NS).informers), what="a newer failure")
     cluster.clear_faults()
-    eventually(lambda: board.reading(NS).unreachable_since is None, seconds=30)
+    wait_until(lambda: board.reading(NS).unreachable_since is None, timeout=30, what="a current reading")
 
 
 def test_the_banner_says_why_the_cluster_is_not_read(cluster):
@@ -163,7 +163,7 @@ def test_the_banner_says_why_the_cluster_is_not_read(cluster):
     board.reading(NS)
     cluster.inject_fault(r".*", status=429, retry_after=1)
     cluster.drop_watches()
-    stale = eventually(lambda: (r := board.reading(NS)).unreachable_since and r)
+    stale = wait_until(lambda: (r := board.reading(NS)).unreachable_since and r, what="a stale reading")
     assert "turning this site's reads away" in stale.banner()
 
 

@@ -12,7 +12,7 @@ from campaigns.domain.projection.index import build_index
 from devstack import scene_kube as k
 from tests.campaigns.test_board import lists
 from tests.campaigns.test_kube import NS, load_campaigns
-from tests.fixtures.kube import eventually
+from tests.fixtures.waiting import wait_until
 
 NEW_LISTS = ("persistentvolumeclaims", "resourceflavors", "deployments")
 
@@ -39,7 +39,7 @@ def test_the_new_lists_are_listed_once_and_then_watched(cluster):
     load_campaigns(cluster, 1)
     board.reading(NS)
     for field in ("pvcs", "resource_flavors", "kueue_deployments", "kueue_pods", "finished_warmup_pods"):
-        eventually(lambda field=field: informer_of(field).watch_starts >= 1)
+        wait_until(lambda field=field: informer_of(field).watch_starts >= 1, what=f"a watch of {field}")
     listed = {resource: lists(cluster, resource) for resource in (*NEW_LISTS, "pods")}
     assert listed == {"persistentvolumeclaims": 1, "resourceflavors": 1, "deployments": 1, "pods": 3}
 
@@ -71,7 +71,8 @@ def test_a_warm_up_pod_that_succeeds_stays_in_the_reading_with_its_node(cluster)
         pods = board.settle(NS).snapshot.pods
         return pods if [p["metadata"]["name"] for p in pods] == [name] else None
 
-    (warmup,) = eventually(settled_once)  # the campaign pod that succeeded is gone, the warm-up's stays
+    # the campaign pod that succeeded is gone, the warm-up's stays
+    (warmup,) = wait_until(settled_once, what="the warm-up pod alone")
     assert warmup["status"]["phase"] == "Succeeded"
     assert warmup["spec"] == {"nodeName": "gpu-node-02"}
     index = build_index(board.reading(NS).snapshot)

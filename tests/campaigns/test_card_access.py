@@ -14,6 +14,7 @@ from results.store import access, budget
 from tests.campaigns.test_views import add_campaign, failed_pod, prepared_cluster
 from tests.fixtures.kube import settled
 from tests.fixtures.session import login_as
+from tests.fixtures.waiting import wait_until
 
 CAMPAIGN = "parish-records-1870"
 PROJECT_CAMPAIGN = "kansli-v3"
@@ -220,19 +221,9 @@ def test_past_half_the_interval_the_proof_is_renewed_in_the_background(one_campa
         assert client.get("/").status_code == 403  # within half the interval: nothing is asked
         clock[0] += 2
         assert client.get("/").status_code == 403  # answered from the last proof, renewed behind it
-        wait_for(lambda: client.get("/").status_code == 200)
+        wait_until(lambda: client.get("/").status_code == 200, what="the list page answered from the renewed proof")
     finally:
         store.restore("project")
-
-
-def wait_for(condition, seconds: float = 10.0) -> None:
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail("the condition did not come true in time")
-        time.sleep(0.05)
 
 
 def test_proving_forty_campaigns_stays_within_the_persons_store_budget(cluster, client, store, session_key_file,

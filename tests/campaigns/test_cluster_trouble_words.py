@@ -20,7 +20,7 @@ from benchmarks.faultproxy import FaultProxy
 from campaigns.cluster import board, informer, kube, sources, writes
 from campaigns.wording.banners import stale_banner
 from tests.campaigns.test_kube import NS, load_campaigns
-from tests.fixtures.kube import eventually
+from tests.fixtures.waiting import wait_until
 
 LIST = f"/apis/batch/v1/namespaces/{NS}/jobs"
 
@@ -321,10 +321,12 @@ def test_when_the_api_server_goes_away_the_banner_says_it_is_not_taking_connecti
     load_campaigns(double, 1)
     assert board.reading(NS).banner() is None
     front.go_down()
-    deadline = time.monotonic() + 20
     # A call cut as the server goes away reads as "broke" at first; the next one is refused.
-    while (reading := board.reading(NS)).cause != kube.DOWN and time.monotonic() < deadline:
-        time.sleep(0.05)
+    reading = wait_until(
+        lambda: (r := board.reading(NS)).cause == kube.DOWN and r,
+        timeout=20,
+        what=lambda: f"a reading whose cause is DOWN, not {board.reading(NS).problem!r}",
+    )
     assert reading.unreachable_since is not None
     assert reading.cause == kube.DOWN, reading.problem
     assert reading.banner().startswith("The cluster has not been taking connections since ")
@@ -356,11 +358,11 @@ def test_the_banner_follows_the_failure_met_last_not_the_first_list_in_trouble(p
     jobs = next(each for each in board.board(NS).informers if each.source.field == "jobs")
     double.inject_fault(r".", status=503)
     double.drop_watches()
-    eventually(lambda: jobs.failure is not None and jobs.failure.cause == kube.BROKEN)
+    wait_until(lambda: jobs.failure is not None and jobs.failure.cause == kube.BROKEN, what="the Jobs list broken")
     jobs._backoff = informer.Backoff(120.0, 120.0)  # from its next failure on, a minute or two apart
     first = jobs.failed_at
-    eventually(lambda: jobs.failed_at > first)
+    wait_until(lambda: jobs.failed_at > first, timeout=30, what="the Jobs list failing again")
     proxy.refuse()
-    reading = eventually(lambda: (r := board.reading(NS)).cause == kube.DOWN and r, seconds=20)
+    reading = wait_until(lambda: (r := board.reading(NS)).cause == kube.DOWN and r, timeout=20, what="cause DOWN")
     assert jobs.failure.cause == kube.BROKEN  # the first list in trouble still holds what it met
     assert reading.banner().startswith("The cluster has not been taking connections since ")

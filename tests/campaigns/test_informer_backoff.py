@@ -19,7 +19,7 @@ from campaigns.cluster import board, gc_tuning, informer, sources
 from core import metrics
 from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
 from tests.campaigns.test_kube import NS, campaign_pod, load_campaigns
-from tests.fixtures.kube import eventually
+from tests.fixtures.waiting import wait_until
 
 WINDOW_SECONDS = 4.0
 
@@ -41,7 +41,7 @@ def started(double) -> list[informer.Informer]:
     load_campaigns(double, 2)
     board.reading(NS)
     informers = board.board(NS).informers
-    eventually(lambda: all(each.watch_starts or not each.known for each in informers))
+    wait_until(lambda: all(each.watch_starts or not each.known for each in informers), what="every list to be watched")
     return informers
 
 
@@ -111,7 +111,7 @@ def test_watches_ended_at_once_are_started_again_at_most_once_a_second_without_s
     cluster.misbehave_watches(None)
     behaved = time.monotonic()
     cluster.put(campaign_pod("campaign-001", 0))
-    eventually(lambda: len(board.reading(NS).snapshot.pods) == 5, seconds=10)
+    wait_until(lambda: len(board.reading(NS).snapshot.pods) == 5, timeout=10, what="the new pod in the reading")
     assert time.monotonic() - behaved < 10
     assert board.reading(NS).banner() is None
 
@@ -126,11 +126,12 @@ def test_a_watch_answered_with_a_plain_list_is_recognised_and_backed_off(cluster
     assert len(jobs.items()) == 2 and jobs.lists == lists  # the list it got was not taken for changes
     cluster.misbehave_watches(None)
     cluster.put(campaign_pod("campaign-000", 0))
-    eventually(lambda: len(board.reading(NS).snapshot.pods) == 5, seconds=10)
+    wait_until(lambda: len(board.reading(NS).snapshot.pods) == 5, timeout=10, what="the new pod in the reading")
 
 
 def test_after_a_compaction_each_list_relists_once_at_its_own_moment(cluster, monkeypatch):
     informers = started(cluster)
+    by_field = {each.source.field: each for each in informers}
     listed: dict[str, list[float]] = {}
     lock = threading.Lock()
     real = sources.list_source
@@ -138,6 +139,8 @@ def test_after_a_compaction_each_list_relists_once_at_its_own_moment(cluster, mo
     def list_source(source, transform=None):
         with lock:
             listed.setdefault(source.field, []).append(time.monotonic())
+        if source.field in by_field:  # in the informer's own thread: a bookmark from now on comes after this list
+            by_field[source.field].server_bookmarks = None
         return real(source, transform)
 
     monkeypatch.setattr(sources, "list_source", list_source)
@@ -145,8 +148,13 @@ def test_after_a_compaction_each_list_relists_once_at_its_own_moment(cluster, mo
     cluster.compact()
     cluster.drop_watches()  # every watch opens again from a version the server no longer holds
     known = [each.source.field for each in informers if each.known]
-    eventually(lambda: all(field in listed for field in known), seconds=10)
-    time.sleep(informer.RELIST_SPREAD_SECONDS + 1.0)
+    # Each list read again, and its watch from the version read brings bookmarks: the server holds that
+    # version, so the watch will not expire again and there is nothing left to list.
+    wait_until(
+        lambda: all(field in listed and by_field[field].server_bookmarks for field in known),
+        timeout=10,
+        what=lambda: f"every list read again and watched (read: {sorted(listed)} of {sorted(known)})",
+    )
     assert all(len(times) == 1 for times in listed.values()), listed
     moments = sorted(times[0] for times in listed.values())
     assert moments[-1] - moments[0] >= 0.3, "every list came back in the same instant"
@@ -164,7 +172,7 @@ def test_a_relist_keeps_what_did_not_change_so_nothing_is_held_twice_or_projecte
     cluster.put(campaign_pod("campaign-000", 0))  # one pod changes while the watches are gone
     cluster.compact()
     cluster.drop_watches()
-    eventually(lambda: pods.lists > lists, seconds=10)
+    wait_until(lambda: pods.lists > lists, timeout=10, what="the pods listed again")
     after = board.settle(NS)
     now = {informer._key(pod): pod for pod in pods.items()}
     changed = informer._key(campaign_pod("campaign-000", 0))
@@ -194,31 +202,35 @@ def test_a_quiet_watch_without_bookmarks_is_left_to_run_and_opened_again_at_once
     cluster.bookmark_seconds = 3600.0  # a server that sends no bookmarks
     informers = started(cluster)
     pods = next(each for each in informers if each.source.field == "pods")
-    eventually(lambda: pods.watch_starts >= 3, seconds=10)  # each watch ran its 2 s, then the next
+    # each watch ran its 2 s, then the next
+    wait_until(lambda: pods.watch_starts >= 3, timeout=10, what="a third watch of the pods")
     assert pods.server_bookmarks is False
     assert pods._backoff.steps == 0  # never backed off
     cluster.put(campaign_pod("campaign-000", 0))
-    eventually(lambda: len(board.reading(NS).snapshot.pods) == 5, seconds=5)
+    wait_until(lambda: len(board.reading(NS).snapshot.pods) == 5, timeout=5, what="the new pod in the reading")
 
 
 def test_watches_that_keep_ending_early_are_a_banner_until_a_watch_lasts_again(cluster, monkeypatch):
     monkeypatch.setattr(informer, "WATCHES_FAILING_SECONDS", 1.0)
     started(cluster)
     cluster.misbehave_watches(END_AT_ONCE)
-    stale = eventually(lambda: (r := board.reading(NS)).unreachable_since and r)
+    stale = wait_until(lambda: (r := board.reading(NS)).unreachable_since and r, what="a stale reading")
     assert stale.banner().startswith("The cluster has been answering with errors since ")
     assert stale.snapshot.pods  # the last state read is still shown
     cluster.bookmark_seconds = 3600.0  # behaving again, but quiet: a watch's lasting is its proof
     cluster.misbehave_watches(None)
-    eventually(lambda: board.reading(NS).unreachable_since is None, seconds=10)
+    wait_until(lambda: board.reading(NS).unreachable_since is None, timeout=10, what="a current reading")
 
 
 def test_a_plain_list_for_every_watch_is_a_banner_and_fresh_data_follows_the_server_behaving(cluster, monkeypatch):
     monkeypatch.setattr(informer, "WATCHES_FAILING_SECONDS", 1.0)
     started(cluster)
     cluster.misbehave_watches(PLAIN_LIST)
-    eventually(lambda: board.reading(NS).unreachable_since, seconds=10)
+    wait_until(lambda: board.reading(NS).unreachable_since, timeout=10, what="a stale reading")
     cluster.misbehave_watches(None)
     cluster.put(campaign_pod("campaign-001", 0))
-    reading = eventually(lambda: (r := board.reading(NS)).unreachable_since is None and len(r.snapshot.pods) == 5 and r)
+    reading = wait_until(
+        lambda: (r := board.reading(NS)).unreachable_since is None and len(r.snapshot.pods) == 5 and r,
+        what="a current reading with the new pod",
+    )
     assert reading.banner() is None

@@ -13,7 +13,7 @@ import pytest
 
 from campaigns.cluster import board, status_records
 from tests.campaigns.test_kube import NS, campaign_job, campaign_record, workload
-from tests.fixtures.kube import eventually
+from tests.fixtures.waiting import wait_until
 
 NAME = "paced"
 UID = "0b6c9d2e-5f14-4a8b-9c3d-7e2f1a0b4c55"
@@ -53,9 +53,9 @@ def test_the_timeline_is_written_to_the_status_record_and_a_restarted_board_star
     double.put(workload(NAME, UID))
     first = board.settle(NS).find(NAME)
     assert first.pace is not None and first.pace.timeline.finished == 3
-    assert eventually(lambda: [p[1] for p in stored_points(double)] == [3])
+    assert wait_until(lambda: [p[1] for p in stored_points(double)] == [3], what="the point 3 stored")
     put_job(double, 5)
-    assert eventually(lambda: [p[1] for p in stored_points(double)] == [3, 5])
+    assert wait_until(lambda: [p[1] for p in stored_points(double)] == [3, 5], what="the points 3 and 5 stored")
     kept = stored_points(double)
 
     board.stop_all()  # a restart: nothing in memory, only what the record kept
@@ -64,6 +64,9 @@ def test_the_timeline_is_written_to_the_status_record_and_a_restarted_board_star
     assert again.pace.pace.since_start is not None  # the Job started months ago: a pace, however slow
 
     double.delete("batch/v1", "Job", NS, NAME)  # reaped by its TTL: the records stay
-    gone = eventually(lambda: next((c for c in board.settle(NS).campaigns if c.name == NAME and c.job_gone), None))
+    gone = wait_until(
+        lambda: next((c for c in board.settle(NS).campaigns if c.name == NAME and c.job_gone), None),
+        what="the campaign shown with its Job gone",
+    )
     assert [p.finished for p in gone.pace.timeline.points] == [3, 5]
     assert gone.pace.forecast is None and not gone.stalled

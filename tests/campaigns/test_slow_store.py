@@ -19,9 +19,9 @@ from campaigns.wording.progress import CARD_SENTENCES, VOLUME_SENTENCES
 from results.store import access
 from tests.campaigns.test_kube import NS, campaign_pod
 from tests.campaigns.test_views import add_campaign, page_text, prepared_cluster
-from tests.fixtures.kube import eventually
 from tests.fixtures.session import login_as
 from tests.fixtures.store import SLOW_SECONDS
+from tests.fixtures.waiting import wait_until
 
 NOT_KNOWN = VOLUME_SENTENCES[progress_module.PENDING]
 SLOW_CARD = CARD_SENTENCES[progress_module.PENDING]
@@ -37,7 +37,11 @@ def settled_store_reads(settings):
     """Each test ends once the reads it left running have landed, while its settings still hold (else
     they would ask the default endpoint and count an outage for the tests after it)."""
     yield
-    eventually(lambda: not progress_module._in_flight and not access._proofs._proving, seconds=30)
+    wait_until(
+        lambda: not progress_module._in_flight and not access._proofs._proving,
+        timeout=30,
+        what="no read nor proof left in flight",
+    )
 
 
 @pytest.fixture
@@ -83,7 +87,7 @@ def test_a_page_answers_with_not_known_yet_and_the_next_poll_shows_the_progress(
     detail = client.get(f"/api/v1/jobs/{NS}/{name}").json()  # a poll while the read is under way
     assert detail["progressSentence"] == SLOW_CARD and detail["pagesCounted"]["volumes"] == 0
     poll = f"/campaigns/{NS}/{name}/card"  # the campaign page's own poll, as htmx asks it
-    assert eventually(lambda: "137 of 412" in page_text(client.get(poll, HTTP_HX_REQUEST="true")))
+    assert wait_until(lambda: "137 of 412" in page_text(client.get(poll, HTTP_HX_REQUEST="true")), what="137 of 412")
     assert full_gets.count(key) == 1  # one read in flight per key: the polls in between asked nothing
     landed = page_text(client.get("/", {"open": f"{NS}/{name}"}))
     assert "137 of 412" in landed and NOT_KNOWN not in landed and SLOW_CARD not in landed
@@ -99,7 +103,7 @@ def test_a_store_slower_than_its_timeout_gets_its_card_sentence_once_the_read_fa
     slow_store.slow(SLOW_SECONDS)
     assert NOT_KNOWN in page_text(client.get(f"/campaigns/{NS}/{name}"))
     timed_out = CARD_SENTENCES[progress_module.TIMEOUT]
-    assert eventually(lambda: timed_out in page_text(client.get(f"/campaigns/{NS}/{name}")))
+    assert wait_until(lambda: timed_out in page_text(client.get(f"/campaigns/{NS}/{name}")), what=repr(timed_out))
     # said on every poll while the store is asked again behind it, not "not known yet" in between
     assert client.get(f"/api/v1/jobs/{NS}/{name}").json()["progressSentence"] == timed_out
 
@@ -119,7 +123,7 @@ def test_the_gate_answers_from_the_last_proof_and_proves_again_behind_it(
     try:
         now[0] += 61  # the whole interval has passed, and the store is slow: the last proof answers now
         assert client.get("/api/v1/jobs").status_code == 403
-        assert eventually(lambda: access._proofs.get(proof_key).proved_at > first)
+        assert wait_until(lambda: access._proofs.get(proof_key).proved_at > first, what="a new proof")
         assert [job["name"] for job in client.get("/api/v1/jobs").json()] == [running[0]]  # the new proof
     finally:
         slow_store.slow(0)

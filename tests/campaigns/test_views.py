@@ -17,7 +17,8 @@ from campaigns.presentation.overview import short_key
 from campaigns.store import progress as progress_module
 from campaigns.web import list_views
 from tests.campaigns.test_kube import NS, campaign_job, campaign_pod, campaign_record, load_campaigns, workload
-from tests.fixtures.kube import cluster_goes_down, eventually, settled
+from tests.fixtures.kube import cluster_goes_down, settled
+from tests.fixtures.waiting import wait_until
 
 HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
@@ -612,8 +613,6 @@ def test_progress_is_cached_per_person_and_key(fake_reader):
 
 
 def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_background(fake_reader):
-    import time
-
     from django.utils import timezone
 
     key = "htr-batch/p/V1/progress.json"
@@ -625,10 +624,7 @@ def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_back
     aged = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
     assert aged.get(key).progress.done == 4  # what the store said a moment ago, without waiting for it
     assert aged.reads == 1  # and the read again costs the same budget as a read
-    for _ in range(100):
-        if len(reader.asked) == 2 and not progress_module._in_flight:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: len(reader.asked) == 2 and not progress_module._in_flight, what="the second read landed")
     assert reader.asked == [key, key]
     fresh = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
     assert fresh.get(key).progress.done == 7 and reader.asked == [key, key]  # the next poll has the new answer
@@ -638,17 +634,11 @@ def test_an_aged_running_answer_is_shown_once_while_it_is_read_again_in_the_back
 
     answers[key] = Outcome.UNREACHABLE
     assert progress_module.read_progress(PersonRequest("anna"), [key], timezone.now()).get(key).progress.done == 7
-    for _ in range(100):
-        if len(reader.asked) == 3 and not progress_module._in_flight:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: len(reader.asked) == 3 and not progress_module._in_flight, what="the third read landed")
     refused = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now())
     assert refused.card_outcome == progress_module.UNREACHABLE and refused.get(key).progress is None
     # said while the store is asked again behind it, without a wait
-    for _ in range(100):
-        if len(reader.asked) == 4 and not progress_module._in_flight:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: len(reader.asked) == 4 and not progress_module._in_flight, what="the fourth read landed")
     answers[key] = {"stage": "stream", "pages_total": 10, "pages_done": 7}
     # someone else never sees anna's last answer: their first read waits for the store
     other = progress_module.read_progress(PersonRequest("bertil"), [key], timezone.now())
@@ -669,7 +659,7 @@ def test_a_volume_that_finished_keeps_only_its_final_answer(fake_reader):
         progress = progress_module.read_progress(PersonRequest("anna"), [key], timezone.now()).get(key).progress
         return progress is not None and progress.done == 10
 
-    eventually(finished)
+    wait_until(finished, what="the final answer read")
     assert not progress_module._last.has_key(marker)  # the running answer it stood in for is not held an hour more
 
 
@@ -693,7 +683,7 @@ def test_a_slow_store_costs_one_short_wait_and_its_answers_land_for_the_next_pol
 
     from django.utils import timezone
 
-    from tests.fixtures.kube import eventually
+    from tests.fixtures.waiting import wait_until
 
     settings.HTRFLOW_STORE_WAIT_SECONDS = 0.2
     reader = fake_reader({})
@@ -714,8 +704,10 @@ def test_a_slow_store_costs_one_short_wait_and_its_answers_land_for_the_next_pol
     assert {again.get(k).outcome for k in keys} == {progress_module.PENDING}
     assert again.reads == 0 and len(reader.asked) == 4  # one read per key in flight, paid for once
     answer.set()
-    eventually(lambda: all(progress_module.read_progress(PersonRequest(), keys, timezone.now()).get(k).progress
-                           for k in keys))
+    wait_until(
+        lambda: all(progress_module.read_progress(PersonRequest(), keys, timezone.now()).get(k).progress for k in keys),
+        what="every answer landed",
+    )
     landed = progress_module.read_progress(PersonRequest(), keys, timezone.now())
     assert [landed.get(k).progress.done for k in keys] == [3] * 4 and landed.card_sentence == ""
     assert len(reader.asked) == 4

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import helm_python
 import promql_parser
@@ -13,6 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from core import metrics
 from tests.chart.render import NAMESPACE, RELEASE, container_env, of_kind, one, render, render_files
+from tests.fixtures.waiting import wait_until
 from tests.test_container_command import serve  # noqa: F401 - the fixture that starts the Dockerfile's CMD
 from tests.test_serving import free_port
 
@@ -192,13 +192,12 @@ def test_the_served_pod_s_metrics_listen_where_the_site_does_and_show_only_expor
     port = free_port()
     _base, process = serve(HTRFLOW_METRICS="true", HTRFLOW_METRICS_PORT=str(port),
                            HTRFLOW_METRICS_DIR=str(tmp_path / "metrics"), HTRFLOW_HTTPS="false")
-    text = ""
-    for _ in range(100):
-        try:
-            text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-            break
-        except requests.RequestException:
-            time.sleep(0.1)
+    text = wait_until(
+        lambda: requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text,
+        interval=0.1,
+        what="the metrics to answer",
+        ignoring=(requests.RequestException,),
+    )
     scraped = {sample.name for family in text_string_to_metric_families(text) for sample in family.samples}
     assert "htrbrowser_snapshot_age_seconds" in {family.name for family in text_string_to_metric_families(text)}
     ours = {name for name in scraped if name.startswith(metrics.PREFIX)}

@@ -23,7 +23,7 @@ from campaigns.store import progress as progress_module
 from devstack.scene import build_scene
 from devstack.scene_kube import KUEUE_NAMESPACE
 from tests.chart.render import NAMESPACE, of_kind, render
-from tests.fixtures.kube import eventually
+from tests.fixtures.waiting import wait_until
 
 CLUSTER = "(cluster)"
 # Paths every authenticated account may read (system:discovery, system:public-info-viewer).
@@ -169,7 +169,10 @@ def every_list_watched(double):
     watches in the background, and a watch is a call the chart must grant too."""
     for each in board.board(NAMESPACE).informers:
         if each.known:
-            eventually(lambda each=each: bool(each.path) and double.watch_starts(f"^{re.escape(each.path)}$") > 0)
+            wait_until(
+                lambda each=each: bool(each.path) and double.watch_starts(f"^{re.escape(each.path)}$") > 0,
+                what="a watch of every list",
+            )
 
 
 def status_record_names(double):

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,6 +18,7 @@ import requests
 
 from devstack.demo import web_environment
 from devstack.store import DEMO_LOGINS
+from tests.fixtures.waiting import wait_until
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MANY_PARAMETERS = "&".join(f"p{number}=1" for number in range(1_001))
@@ -30,6 +30,11 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def _says_ready(process, lines: list[str]) -> bool:
+    assert process.poll() is None, "".join(lines)
+    return any("Press Ctrl-C" in line for line in lines)
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +54,12 @@ def demo():
     threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while not any("Press Ctrl-C" in line for line in lines):
-            assert process.poll() is None and time.monotonic() < deadline, "".join(lines)
-            time.sleep(0.2)
+        wait_until(
+            lambda: _says_ready(process, lines),
+            timeout=120,
+            interval=0.2,
+            what=lambda: "the demo to say it is ready:\n" + "".join(lines),
+        )
         yield SimpleNamespace(base=base, lines=lines)
     finally:
         process.send_signal(signal.SIGTERM)

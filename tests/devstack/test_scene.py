@@ -1,8 +1,8 @@
 """The demo scene, read back through the real kubernetes client and boto3, the simulator, and `make demo`.
 
-The tests in this module share one stack of their own (not the session-wide ``demo_stack``, which
-other tests move with ``step()``), so the situations are read exactly as built; the simulator
-tests come last because they change it.
+The tests that read the situations share one stack of their own (not the session-wide
+``demo_stack``, which other tests move with ``step()``), so they are read exactly as built; each
+simulator test moves a stack of its own, so the tests pass in any order.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime, timedelta
@@ -60,6 +59,24 @@ def stack(tmp_path_factory):
         yield built
     finally:
         built.stop()
+
+
+@pytest.fixture
+def moving_stack(tmp_path):
+    """A stack for one test that moves the scene, so that no other test sees it moved."""
+    built = start_stack("http://127.0.0.1:8000/results", tmp_path)
+    try:
+        yield built
+    finally:
+        built.stop()
+
+
+@pytest.fixture
+def moving_api(moving_stack):
+    """The BatchV1, CoreV1 and CustomObjects clients of `moving_stack`."""
+    api_client = k8s_config.new_client_from_config(config_file=str(moving_stack.kubeconfig_path))
+    yield k8s.BatchV1Api(api_client), k8s.CoreV1Api(api_client), k8s.CustomObjectsApi(api_client)
+    api_client.close()
 
 
 @pytest.fixture(scope="module")
@@ -747,10 +764,11 @@ def test_the_scene_fixture_points_the_app_at_a_stack_built_for_the_live_server(s
     assert manifest["viewer_url"].startswith(live_server.url + "/results/")
 
 
-# --- the simulator (these change the stack, so they come last) -----------------------------------
+# --- the simulator (each moves a stack of its own) ---------------------------------------------------
 
 
-def test_a_step_adds_pages_to_running_volumes(stack):
+def test_a_step_adds_pages_to_running_volumes(moving_stack):
+    stack = moving_stack
     volume_id = stack.scene.volumes["long_running"][0]
     key = f"{NS}/swe-lines-v2/{volume_id}/progress.json"
     before = json.loads(stack.store.get(key))
@@ -764,10 +782,11 @@ def test_a_step_adds_pages_to_running_volumes(stack):
 LOG_TIME = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) ", re.MULTILINE)
 
 
-def test_lines_appended_to_a_running_volume_log_never_go_back_in_time(stack):
+def test_lines_appended_to_a_running_volume_log_never_go_back_in_time(moving_stack):
     from devstack import scene_store
     from devstack.scene_model import RUNNING
 
+    stack = moving_stack
     where = stack.scene.where
     running = [(c, v) for c in stack.scene.campaigns.values() for v in c.volumes if v.state == RUNNING]
     assert running
@@ -787,7 +806,9 @@ def test_lines_appended_to_a_running_volume_log_never_go_back_in_time(stack):
     assert checked
 
 
-def test_steps_complete_volumes_finish_a_campaign_and_admit_the_queued_one(stack, batch, core, custom):
+def test_steps_complete_volumes_finish_a_campaign_and_admit_the_queued_one(moving_stack, moving_api):
+    stack = moving_stack
+    batch, core, custom = moving_api
     finishing = stack.scene.situations["finishing_soon"]
     queued = job(batch, stack.scene.situations["queued_turn"])
     done_before = indexes(job(batch, finishing).status.completed_indexes)
@@ -814,9 +835,11 @@ def test_steps_complete_volumes_finish_a_campaign_and_admit_the_queued_one(stack
     assert f"[{finished_volume.id}] COMPLETE" in log
 
 
-def test_a_transient_failure_fails_a_pod_and_a_replacement_follows(stack, core):
+def test_a_transient_failure_fails_a_pod_and_a_replacement_follows(moving_stack, moving_api):
     from devstack.simulator import FAILURE_EVERY, RETRY_AFTER
 
+    stack = moving_stack
+    _, core, _ = moving_api
     seen = len(stack.simulator.failed_attempts)
     for _ in range(FAILURE_EVERY):
         stack.simulator.step()
@@ -839,18 +862,18 @@ def test_a_transient_failure_fails_a_pod_and_a_replacement_follows(stack, core):
     assert after[-1].metadata.annotations["batch.kubernetes.io/job-index-failure-count"] == str(failures)
 
 
-def test_the_simulator_thread_steps_until_stopped(stack):
-    before = stack.simulator.steps
-    stack.simulator.interval = 0.05
-    stack.simulator.start()
-    deadline = time.monotonic() + 30
-    while stack.simulator.steps < before + 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    stack.simulator.stop()
-    stopped_at = stack.simulator.steps
-    time.sleep(0.2)
+def test_the_simulator_thread_steps_until_stopped(moving_stack):
+    simulator = moving_stack.simulator
+    before = simulator.steps
+    simulator.interval = 0.05
+    simulator.start()
+    (thread,) = [each for each in threading.enumerate() if each.name == "scene-simulator"]
+    wait_until(lambda: simulator.steps >= before + 2, timeout=30, what="two steps of the simulator's thread")
+    simulator.stop()
+    stopped_at = simulator.steps
+    assert not thread.is_alive()  # ended, so it steps no more
     assert stopped_at >= before + 2
-    assert stack.simulator.steps == stopped_at
+    assert simulator.steps == stopped_at
 
 
 # --- make demo ---------------------------------------------------------------------------------
@@ -887,17 +910,18 @@ def start_demo(port: int) -> tuple[subprocess.Popen, list[str]]:
 
 
 def wait_for_health(process, port: int, lines: list[str]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         assert process.poll() is None, "".join(lines)
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
-                if answer.status == 200 and any("Press Ctrl-C" in line for line in lines):
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    pytest.fail("the demo did not answer /healthz within 2 minutes:\n" + "".join(lines))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
+            return answer.status == 200 and any("Press Ctrl-C" in line for line in lines)
+
+    wait_until(
+        healthy,
+        timeout=120,
+        interval=0.3,
+        what=lambda: "the demo to answer /healthz and print its logins:\n" + "".join(lines),
+        ignoring=(OSError,),
+    )
 
 
 # One demo per stop signal, as separate cases, so the two start-ups run side by side on test workers.

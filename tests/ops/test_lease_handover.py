@@ -19,8 +19,9 @@ from campaigns.cluster import status_lease, writes
 from campaigns.cluster.status_lease import LEASE_NAME, Candidate
 from tests.campaigns.test_kube import NS
 from tests.fixtures.serving import dockerfile_command, free_port, production_env
+from tests.fixtures.waiting import wait_until
 from tests.ops.test_served import ROOT, login
-from tests.ops.test_status_writes import put_campaign, stored
+from tests.ops.test_status_writes import NAME, put_campaign, stored
 
 LEASE = ("coordination.k8s.io/v1", "Lease", NS, LEASE_NAME)
 
@@ -38,14 +39,21 @@ def holder(double) -> str:
     return ((double.get(*LEASE) or {}).get("spec") or {}).get("holderIdentity") or ""
 
 
-def first_true(ask, seconds: float) -> float | None:
-    """Ask as the board's publisher would (every 50 ms here); seconds until True, None if never."""
+def seconds_until(ask, seconds: float, what: str) -> float:
+    """Ask as the board's publisher would (every 50 ms here); the seconds until it said True."""
     started = time.monotonic()
-    while time.monotonic() - started < seconds:
-        if ask():
-            return time.monotonic() - started
-        time.sleep(0.05)
-    return None
+    wait_until(ask, timeout=seconds, interval=0.05, what=what)
+    return time.monotonic() - started
+
+
+class Clock:
+    """A monotonic clock for status_lease that moves only when the test says so."""
+
+    def __init__(self):
+        self.now = time.monotonic()
+
+    def monotonic(self) -> float:
+        return self.now
 
 
 def test_a_lease_given_up_is_taken_by_the_next_writer_within_a_second_or_two(cluster):
@@ -55,17 +63,19 @@ def test_a_lease_given_up_is_taken_by_the_next_writer_within_a_second_or_two(clu
     assert old.release() == [NS]
     spec = cluster.get(*LEASE)["spec"]
     assert spec["holderIdentity"] == "" and spec["leaseDurationSeconds"] == 1
-    taken_after = first_true(lambda: new.hold(NS, identity="new-pod-1"), seconds=5)
-    assert taken_after is not None and taken_after <= 1.5
+    taken_after = seconds_until(lambda: new.hold(NS, identity="new-pod-1"), 5, "the new writer to take the Lease")
+    assert taken_after <= 1.5
     assert holder(cluster) == "new-pod-1"
     assert cluster.get(*LEASE)["spec"]["leaseDurationSeconds"] == status_lease.LEASE_SECONDS
 
 
-def test_a_process_that_released_takes_nothing_again(cluster):
+def test_a_process_that_released_takes_nothing_again(cluster, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(status_lease, "time", clock)
     stopping = Candidate()
     assert stopping.hold(NS, identity="old-pod-1") is True
     stopping.release()
-    time.sleep(1.1)
+    clock.now += 1.1  # past the second before it would ask again, and past the given-up Lease's second
     assert stopping.hold(NS, identity="old-pod-1") is False
     assert holder(cluster) == ""
 
@@ -73,8 +83,9 @@ def test_a_process_that_released_takes_nothing_again(cluster):
 def test_a_holder_that_dies_without_giving_up_is_waited_out_for_the_lease(cluster):
     dead, new = Candidate(), Candidate()
     assert dead.hold(NS, seconds=3, identity="killed-pod-1") is True  # then nothing more: killed
-    taken_after = first_true(lambda: new.hold(NS, seconds=3, identity="new-pod-1"), seconds=8)
-    assert taken_after is not None
+    taken_after = seconds_until(
+        lambda: new.hold(NS, seconds=3, identity="new-pod-1"), 8, "the new writer to take the dead holder's Lease"
+    )
     assert 2.5 <= taken_after <= 4.5  # the Lease's 3 s on the taker's clock (it first looked at 0)
     assert holder(cluster) == "new-pod-1"
 
@@ -122,16 +133,21 @@ class Pod:
 
     def serving(self, account) -> Pod:
         """Once it answers, log in and open the list: its board starts reading (and writing)."""
-        for _ in range(300):
-            try:
-                requests.get(self.base + "/healthz", timeout=5)
-                break
-            except requests.RequestException:
-                if self.process.poll() is not None:
-                    pytest.fail(self.log())
-                time.sleep(0.1)
-        assert login(self.base, account).get(self.base + "/", timeout=20).status_code == 200
+        wait_until(
+            self._answering,
+            timeout=30,
+            interval=0.1,
+            what=f"{self.name} to answer",
+            ignoring=(requests.RequestException,),
+        )
+        self.session = login(self.base, account)
+        assert self.session.get(self.base + "/", timeout=20).status_code == 200
         return self
+
+    def _answering(self) -> bool:
+        if self.process.poll() is not None:
+            pytest.fail(self.log())
+        return requests.get(self.base + "/healthz", timeout=5) is not None
 
     def log(self) -> str:
         return self.log_file.read_text()
@@ -180,10 +196,21 @@ def pods(cluster, store, tmp_path):
 def wait_for_holder(double, prefix: str, seconds: float = 20) -> float:
     """Seconds until a holder named `prefix...` holds the Lease."""
     started = time.monotonic()
-    while not holder(double).startswith(prefix):
-        assert time.monotonic() - started < seconds, f"the Lease is held by {holder(double)!r}"
-        time.sleep(0.05)
+    wait_until(
+        lambda: holder(double).startswith(prefix),
+        timeout=seconds,
+        what=lambda: f"a holder named {prefix}... (it is held by {holder(double)!r})",
+    )
     return time.monotonic() - started
+
+
+def volumes_done(pod: Pod) -> int | None:
+    """Volumes done in the raced campaign as the pod's own reading shows it. A board keeps the status
+    records of a reading before it shows it, so by then the pod has asked for the Lease if it would."""
+    answer = pod.session.get(f"{pod.base}/api/v1/jobs", timeout=20)
+    if answer.status_code != 200:
+        return None
+    return next((job["counts"]["done"] for job in answer.json() if job["name"] == NAME), None)
 
 
 def request_in_flight(base: str) -> socket.socket:
@@ -210,10 +237,7 @@ def test_gunicorn_stopped_with_sigterm_gives_the_lease_up_at_once_for_the_next_p
     wait_for_holder(cluster, "old-pod-")
     slow = request_in_flight(old.base)
     old.process.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 3
-    while holder(cluster) != "":
-        assert time.monotonic() < deadline, old.log()
-        time.sleep(0.05)
+    wait_until(lambda: holder(cluster) == "", timeout=3, what=lambda: f"the Lease given up; the pod's log: {old.log()}")
     # Given up when told to stop, while a response is still in flight, not when the worker ends.
     assert old.process.poll() is None
     started = time.monotonic()
@@ -229,12 +253,15 @@ def test_in_a_rolling_update_the_new_pod_writes_within_a_second_or_two_of_the_ol
     wait_for_holder(cluster, "old-pod-")
     new = pods("new-pod")  # the new pod is up before the old one is stopped, as a rolling update does
     put_campaign(cluster, done=4)
-    time.sleep(1.5)
+    # Both pods read the change; the old one writes it, the new one has had its turn to ask and waits.
+    wait_until(lambda: stored(cluster)["data"]["volumesDone"] == "4", what="the old pod to write 4 volumes done")
+    wait_until(lambda: volumes_done(new) == 4, what="the new pod to read 4 volumes done")
     assert holder(cluster).startswith("old-pod-")  # the new pod waits while the old one writes
     old.stop()
     put_campaign(cluster, done=5)  # a change to write: the new pod's board publishes and asks
     assert wait_for_holder(cluster, "new-pod-") < 2.5, new.log()
-    deadline = time.monotonic() + 5
-    while stored(cluster)["data"]["volumesDone"] != "5":
-        assert time.monotonic() < deadline, new.log()
-        time.sleep(0.05)
+    wait_until(
+        lambda: stored(cluster)["data"]["volumesDone"] == "5",
+        timeout=5,
+        what=lambda: f"5 volumes done in the record; the new pod's log: {new.log()}",
+    )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -13,6 +12,7 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.campaigns.test_views import add_campaign
+from tests.fixtures.waiting import wait_until
 from tests.test_serving import ROOT, dockerfile_command, free_port, production_env
 
 LOGINS = 4  # under the per-name-and-address limit: the limits are shared by the workers
@@ -54,20 +54,29 @@ def served(kube, store, tmp_path):
         command[command.index("--workers") + 1] = "2"
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     base = f"http://127.0.0.1:{port}"
+    def answering():
+        if process.poll() is not None:
+            pytest.fail(log_file.read_text())
+        requests.get(base + "/healthz", timeout=5)
+        return requests.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5)
+
     try:
-        for _ in range(150):
-            try:
-                requests.get(base + "/healthz", timeout=5)
-                requests.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5)
-                break
-            except requests.RequestException:
-                if process.poll() is not None:
-                    pytest.fail(log_file.read_text())
-                time.sleep(0.1)
+        wait_until(
+            answering, timeout=30, interval=0.1, what="the site and its metrics to answer",
+            ignoring=(requests.RequestException,),
+        )
         yield base, f"http://127.0.0.1:{metrics_port}/metrics", log_file, tmp_path / "metrics"
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def logged_in_full(log_file) -> bool:
+    """Whether the log holds the line of each tagged request and of each login, and ends a line: the
+    workers log a request as they answer it, so the last lines may still be on their way."""
+    text = log_file.read_text()
+    tagged = all(f'"request_id": "ops-test-{number}"' in text for number in range(LOGINS))
+    return tagged and text.count('"results.accounts.login"') >= LOGINS and text.endswith("\n")
 
 
 def login(base, account):
@@ -116,7 +125,7 @@ def test_two_workers_add_up_and_log_json_lines_with_the_request_id(served, store
     assert ("htrbrowser_snapshot_age_seconds", (("namespace", "htr-batch"),)) in samples
     assert samples[("htrbrowser_polls_total", (("changed", "true"), ("kind", "card")))] >= 1
 
-    time.sleep(0.2)  # let the workers flush their last lines
+    wait_until(lambda: logged_in_full(log_file), what="every request and login logged, each line ended")
     lines = [line for line in log_file.read_text().splitlines() if line.strip()]
     entries = [json.loads(line) for line in lines]  # every line is one JSON object
     requests_logged = [e for e in entries if e["logger"] == "htrbrowser.requests"]

@@ -6,7 +6,6 @@ import logging
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from django.utils import timezone
 from campaigns.cluster import reading, sources, status_lease, status_records, writes
 from campaigns.domain.projection import project
 from tests.campaigns.test_kube import NS, campaign_job, campaign_record, workload
+from tests.fixtures.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NAME = "raced"
@@ -235,13 +235,15 @@ def test_two_processes_racing_on_one_record_never_move_it_backwards(cluster, tmp
         for pause in (("0", "0.05"), ("0.5", "0.9"))
     ]
     try:
-        for _ in range(300):  # both writers started: the record exists
-            if versions:
-                break
-            time.sleep(0.1)
+        wait_until(lambda: versions, timeout=30, what="the writers to start and write the record")
         for done in range(2, VOLUMES + 1):
             put_campaign(cluster, done, finished=done == VOLUMES)
-            time.sleep(0.1)
+            # Each change reaches the record (the quick writer's) before the next is made, while the slow
+            # writer keeps writing from older snapshots.
+            wait_until(
+                lambda done=done: any(v.get("volumesDone") == str(done) for v in versions),
+                what=f"{done} volumes done written",
+            )
         stop.write_text("stop")
         for writer in writers:
             assert writer.wait(timeout=60) == 0
