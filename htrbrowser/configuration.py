@@ -30,6 +30,7 @@ from htrbrowser.env import (
     env_list,
     env_redis_url,
     env_str,
+    env_time_zone,
     env_url,
 )
 
@@ -83,6 +84,10 @@ def listed() -> Kind:
 
 def one_of(*choices: str) -> Kind:
     return Kind("one of " + ", ".join(f"`{choice}`" for choice in choices), partial(env_choice, choices=set(choices)))
+
+
+def time_zone() -> Kind:
+    return Kind("time zone of the tz database", env_time_zone)
 
 
 def http_url() -> Kind:
@@ -170,6 +175,15 @@ SECURITY = (
     _s("HTRFLOW_TRUSTED_HOPS", whole(0, 10), 0,
        "How many front proxies (ingress, load balancer) are believed when they append `X-Forwarded-*` entries.",
        chart_values=("web.trustedHops",), chart_note="null: `1` with an Ingress or HTTPRoute, else `0`"),
+)
+
+READERS = (
+    _s("HTRFLOW_LANGUAGE", one_of("en", "sv"), "en",
+       "The language of a reader whose browser asks for none the site speaks (English or Swedish); a reader "
+       "may switch in the header.", chart_values=("web.language",)),
+    _s("HTRFLOW_TIME_ZONE", time_zone(), "Europe/Stockholm",
+       "The zone times are said in until a reader's browser has told its own (on the first page it shows).",
+       chart_values=("web.timeZone",)),
 )
 
 SHARED_STATE = (
@@ -285,6 +299,7 @@ DEVSTACK = (
 GROUPS = (
     ("Django", DJANGO),
     ("Security", SECURITY),
+    ("Readers' language and time zone", READERS),
     ("State shared by the site's processes", SHARED_STATE),
     ("Cluster", CLUSTER),
     ("Results store and sessions", RESULTS),

@@ -1,5 +1,11 @@
-"""Site-wide middleware: the address behind trusted proxies, headers every page carries, and requests
-marked while in their views."""
+"""Site-wide middleware: the address behind trusted proxies, headers every page carries, requests
+marked while in their views, and the reader's time zone."""
+
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
+
+from django.conf import settings
+from django.utils import timezone
 
 from campaigns.cluster import gc_tuning
 from results.accounts.forwarded import adopt_forwarded
@@ -51,3 +57,37 @@ class InViewMiddleware:
     def __call__(self, request):
         with gc_tuning.serving():
             return self.get_response(request)
+
+
+# The cookie static/js/zone.js sets from what the browser reports (Intl.DateTimeFormat's time zone).
+ZONE_COOKIE = "tz"
+_ZONE_NAME_MOST = 64  # the tz database's longest name has 32 characters
+
+
+@cache
+def _known_zones() -> frozenset[str]:
+    """The tz database's zone names, read from disk once per process."""
+    return frozenset(available_timezones())
+
+
+def reader_zone_name(request) -> str:
+    """The zone the reader's browser reported, when it is one of the tz database's; else the site's default
+    (HTRFLOW_TIME_ZONE). Whatever else the cookie holds is ignored."""
+    reported = request.COOKIES.get(ZONE_COOKIE, "")
+    if 0 < len(reported) <= _ZONE_NAME_MOST and reported in _known_zones():
+        return reported
+    return settings.HTRFLOW_TIME_ZONE
+
+
+class ReaderZoneMiddleware:
+    """Makes the reader's zone Django's current time zone for the request, so core.times says every time in it.
+
+    Activated and left active, as LocaleMiddleware leaves the language: a streamed body is written after this
+    returns, and each request of the thread activates its own zone first."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        timezone.activate(ZoneInfo(reader_zone_name(request)))
+        return self.get_response(request)

@@ -63,6 +63,9 @@ MIDDLEWARE = [
     "htrbrowser.probes.ProbeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "htrbrowser.middleware.InViewMiddleware",
+    # The reader's language and zone, before anything that answers in words (CommonMiddleware's redirects on).
+    "django.middleware.locale.LocaleMiddleware",
+    "htrbrowser.middleware.ReaderZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -104,10 +107,20 @@ if not HTRFLOW_REDIS_URL and (_STATE_DIR_PROBLEM := state_folder_problem(HTRFLOW
 HTRFLOW_REDIS_TIMEOUT = read("HTRFLOW_REDIS_TIMEOUT")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-LANGUAGE_CODE = "en"
+# --- Readers' language and time zone ----------------------------------------------------------------------
+# English is the source language; Swedish comes from locale/sv (compiled by `make messages` and in the image).
+# LocaleMiddleware picks the reader's choice (the language switch's cookie), else Accept-Language, else this.
+USE_I18N = True
+LANGUAGES = [("sv", "Svenska"), ("en", "English")]
+LANGUAGE_CODE = read("HTRFLOW_LANGUAGE")
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
+# Times are kept and compared in UTC; they are said in the reader's zone (core/times.py), which
+# htrbrowser.middleware.ReaderZoneMiddleware activates: the browser's, else HTRFLOW_TIME_ZONE.
 TIME_ZONE = "UTC"
-USE_I18N = False
 USE_TZ = True
+HTRFLOW_TIME_ZONE = read("HTRFLOW_TIME_ZONE")
 
 STATIC_URL = "/static/"
 # Where `collectstatic` gathers files for whitenoise (the image collects them at build time).
@@ -132,6 +145,7 @@ HTTPS = read("HTRFLOW_HTTPS", not DEBUG)
 TRUSTED_HOPS = read("HTRFLOW_TRUSTED_HOPS")
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SAMESITE = "Strict"
 CSRF_FAILURE_VIEW = "htrbrowser.views.csrf_failure"

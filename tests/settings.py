@@ -9,6 +9,10 @@ os.environ.setdefault("DJANGO_DEBUG", "false")
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-secret-key-that-is-long-enough-for-django-checks-0123456789")
 os.environ.setdefault("HTRFLOW_HTTPS", "false")
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+# Tests read times in UTC and words in English unless a test activates another zone or language; set, not
+# defaulted, so a developer's own HTRFLOW_TIME_ZONE or HTRFLOW_LANGUAGE cannot change what the tests read.
+os.environ["HTRFLOW_TIME_ZONE"] = "UTC"
+os.environ["HTRFLOW_LANGUAGE"] = "en"
 # The failed-login counts of this run, in a folder of its own: the default (the machine's temporary
 # folder) would be shared with every other test run and demo on the machine. Each pytest-xdist worker
 # makes its own as well (workers inherit the controller's environment, and one worker's

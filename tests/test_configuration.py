@@ -121,3 +121,15 @@ def test_read_parses_as_the_entry_says(monkeypatch):
         read("HTRFLOW_HTTPS")  # its default depends on DJANGO_DEBUG: the reader must give it
     with pytest.raises(KeyError):
         read("HTRFLOW_NOT_A_SETTING")
+
+
+def test_the_site_s_time_zone_is_one_the_tz_database_knows(monkeypatch):
+    monkeypatch.delenv("HTRFLOW_TIME_ZONE", raising=False)
+    assert read("HTRFLOW_TIME_ZONE") == "Europe/Stockholm"
+    for zone in ("America/New_York", "UTC", "Etc/GMT-1"):
+        monkeypatch.setenv("HTRFLOW_TIME_ZONE", zone)
+        assert read("HTRFLOW_TIME_ZONE") == zone
+    for bad in ("Europe/Stockholmm", "../../etc/passwd", "europe/stockholm", "Europe/" + "x" * 200, "CET CEST"):
+        monkeypatch.setenv("HTRFLOW_TIME_ZONE", bad)
+        with pytest.raises(SettingError, match="HTRFLOW_TIME_ZONE must name a time zone of the tz database"):
+            read("HTRFLOW_TIME_ZONE")

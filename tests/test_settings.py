@@ -46,6 +46,8 @@ def test_production_settings_pass_the_deploy_check_without_warnings(tmp_path):
         ("HTRFLOW_RESULTS_URL", "ftp://example.org/results"),
         ("HTRFLOW_TRUSTED_HOPS", "-1"),
         ("HTRFLOW_KUEUE_NAMESPACE", "../kube-system"),
+        ("HTRFLOW_LANGUAGE", "de"),
+        ("HTRFLOW_TIME_ZONE", "Mars/Olympus_Mons"),
     ],
 )
 def test_a_bad_setting_stops_start_up_with_one_sentence_naming_it(name, value):

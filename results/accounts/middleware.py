@@ -4,7 +4,7 @@ Sets ``request.results_session`` (a ``ResultsSession`` with ``.user``, or None).
 Without a session, pages redirect to ``/login?next=<path>``, HTMX requests get an
 ``HX-Redirect`` to it (so no login page is swapped into a card), and the read API
 under ``/api/`` answers 401 JSON. The login and logout pages, the health check,
-static files and the results routes (which answer their own 401) are exempt.
+static files, the scripts' words (/jsi18n/) and the results routes (which answer their own 401) are exempt.
 With a session, every answer that sets no caching policy of its own gets
 ``Cache-Control: private, no-store``.
 """
@@ -17,7 +17,8 @@ from results.accounts import session
 from results.store.outcomes import Outcome, StoreError
 
 # /feed/token.atom: a feed reader with a feed token and no session (results/accounts/feeds.py).
-EXEMPT_PATHS = {"/login", "/logout", "/healthz", "/favicon.ico", "/feed/token.atom"}
+# /jsi18n/: what the scripts say (Django's JavaScript catalogue), which the login page's script needs too.
+EXEMPT_PATHS = {"/login", "/logout", "/healthz", "/favicon.ico", "/feed/token.atom", "/jsi18n/"}
 EXEMPT_PREFIXES = ("/static/", "/results/")
 
 

@@ -18,9 +18,11 @@ from datetime import UTC, datetime
 
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
+from core import times
 from results.formats import runlog
 from results.store.addresses import ResultsBase
 from results.store.reader import Outcome, StoreError
@@ -368,7 +370,16 @@ def _log_context(request, target: Target, manifest_address: str, summary, query:
         "tail_url": viewer_link("/log", log=address, manifest=manifest_address, live="1"),
         "line_url": viewer_link("/log", log=address, manifest=manifest_address),
         "numbering_limit": NUMBERING_LIMIT,
+        "log_zone_note": log_zone_note(),
     }
+
+
+def log_zone_note() -> str:
+    """Which zone the log's own times are in: UTC, as the run's pod writes them (Python logging's clock in a
+    container without a TZ), while the page says its other times in the reader's zone."""
+    # Translators: {zone} is a time zone's name, such as Europe/Stockholm.
+    sentence = _("The times on the log's lines are UTC, as the run wrote them; this page's other times are in {zone}.")
+    return sentence.format(zone=times.zone_label())
 
 
 def _poll_url(address: str, offset: int, number: int | None, failures: int = 0, waits: int = 0) -> str:

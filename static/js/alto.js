@@ -1,5 +1,6 @@
 // ALTO page viewer: image and text side by side, kept in step. Hover or focus a line to light it
 // up on both sides, click to bring the other side to it, arrows to walk lines, zoom and drag to pan.
+// Its words come from Django's JavaScript catalogue (/jsi18n/, loaded first by base.html): gettext().
 (function () {
   "use strict";
   // --- the page strip: one tab stop (this page), arrow keys move along it ---------------------
@@ -50,10 +51,13 @@
     }
   }
   var zoomLevel = document.getElementById("zoom-level");
+  // The zoom as a percentage written the page's language's way ("125%", Swedish "125 %").
+  var percent = new Intl.NumberFormat(document.documentElement.lang || undefined, { style: "percent", maximumFractionDigits: 0 });
   function setZoom(value) {
     zoom = Math.min(8, Math.max(0.25, value));
     applyZoom(true);
-    zoomLevel.textContent = "Zoom " + Math.round(zoom * 100) + "%" + (zoom === 1 ? " (fit)" : "");
+    var words = zoom === 1 ? gettext("Zoom %(percent)s (fit)") : gettext("Zoom %(percent)s");
+    zoomLevel.textContent = interpolate(words, { percent: percent.format(zoom) }, true);
   }
   document.querySelectorAll(".js-only").forEach(function (el) { el.hidden = false; });
   document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.25); });

@@ -1,6 +1,7 @@
 // Copy buttons: <button class="copy-button" data-copy="#id"> copies the text of the element it names
 // (or data-copy-text) and says "Copied" in its own label for a moment, so a screen reader hears it too.
 // An element with an id and data-copy-label gets such a button made for it here.
+// Its words come from Django's JavaScript catalogue (/jsi18n/, loaded first by base.html): gettext().
 (function () {
   "use strict";
   if (window.htrCopyButtons) return;
@@ -46,8 +47,8 @@
     var write = navigator.clipboard && window.isSecureContext
       ? navigator.clipboard.writeText(text).catch(function () { return fallbackCopy(text); })
       : fallbackCopy(text);
-    write.then(function () { say(button, "Copied"); }, function () {
-      say(button, "Could not copy: select the text and copy it yourself");
+    write.then(function () { say(button, gettext("Copied")); }, function () {
+      say(button, gettext("Could not copy: select the text and copy it yourself"));
     });
   }
 
@@ -66,7 +67,7 @@
       button.setAttribute("data-copy", "#" + CSS.escape(source.id));
       button.setAttribute("aria-label", source.getAttribute("data-copy-label"));
       button.setAttribute("aria-describedby", source.id);
-      button.textContent = "Copy";
+      button.textContent = gettext("Copy");
       source.after(button);
       button.before(document.createTextNode(" "));
     });

@@ -2,7 +2,8 @@
 // keep the place when earlier lines arrive, walk the errors and the lines by keyboard, find in the
 // whole log. The server groups and folds the lines (also those a poll or "show earlier" brings), and
 // htmx polls, paused while the tab is hidden and backing off on failures (data-poll, campaigns.js).
-// No inline code.
+// No inline code. Its words come from Django's JavaScript catalogue (/jsi18n/, loaded first by base.html):
+// gettext(), ngettext() and interpolate() with named placeholders.
 (function () {
   "use strict";
   var view = document.getElementById("log-view");
@@ -27,7 +28,8 @@
 
   function lineLabel(line) {
     var number = lineNumber(line);
-    return number ? "line " + number : "byte " + line.id.replace(/^at/, "");
+    if (number) return interpolate(gettext("line %(number)s"), { number: number }, true);
+    return interpolate(gettext("byte %(offset)s"), { offset: line.id.replace(/^at/, "") }, true);
   }
 
   // --- one tab stop for the log body: the current line's number; arrow keys move it ------------
@@ -117,7 +119,8 @@
     index = (index + step + list.length) % list.length;
     currentError = list[index];
     scrollToLine(currentError);
-    errorStatus.textContent = "Error " + (index + 1) + " of " + list.length + ", " + lineLabel(currentError);
+    errorStatus.textContent = interpolate(gettext("Error %(index)s of %(count)s, %(line)s"),
+      { index: index + 1, count: list.length, line: lineLabel(currentError) }, true);
   }
 
   // The toolbar counts the errors of every line on the page, those polls and "show earlier" added too.
@@ -127,13 +130,15 @@
     if (count) {
       count.textContent = "";
       if (!list.length) {
-        count.textContent = "No errors in the lines shown";
+        count.textContent = gettext("No errors in the lines shown");
       } else {
         var link = document.createElement("a");
         link.href = "#" + list[0].id;
         link.textContent = lineLabel(list[0]);
         var n = list.length;
-        count.append(n + " error" + (n === 1 ? "" : "s") + " · " + (n > 1 ? "first at " : ""), link);
+        // The sentence around the link to the first error: the words before %(line)s and after it.
+        var words = ngettext("%(count)s error · %(line)s", "%(count)s errors · first at %(line)s", n).split("%(line)s");
+        count.append(interpolate(words[0], { count: n }, true), link, interpolate(words[1] || "", { count: n }, true));
       }
     }
     document.querySelectorAll(".needs-errors").forEach(function (button) { button.hidden = !list.length; });
@@ -150,7 +155,7 @@
   httpToggle.addEventListener("click", function () {
     var open = httpToggle.getAttribute("aria-pressed") !== "true";
     httpToggle.setAttribute("aria-pressed", String(open));
-    httpToggle.textContent = open ? "Hide HTTP requests" : "Show HTTP requests";
+    httpToggle.textContent = open ? gettext("Hide HTTP requests") : gettext("Show HTTP requests");
     lines.querySelectorAll("details.http-fold").forEach(function (fold) { fold.open = open; });
   });
 
@@ -173,13 +178,14 @@
       var link = row.querySelector(".ln");
       link.textContent = String(number);
       link.setAttribute("href", "#L" + number);
-      link.setAttribute("aria-label", "Line " + number);
+      link.setAttribute("aria-label", interpolate(gettext("Line %(number)s"), { number: number }, true));
     });
     lines.querySelectorAll(".log-stretch > details.http-fold .http-label").forEach(function (label) {
       var requests = label.closest(".log-stretch").querySelectorAll(".kind-http");
       if (!requests.length) return;
-      label.textContent = requests.length + " HTTP requests · lines " + lineNumber(requests[0]) + "–" +
-        lineNumber(requests[requests.length - 1]);
+      label.textContent = interpolate(ngettext("%(count)s HTTP request · line %(first)s–%(last)s",
+        "%(count)s HTTP requests · lines %(first)s–%(last)s", requests.length),
+        { count: requests.length, first: lineNumber(requests[0]), last: lineNumber(requests[requests.length - 1]) }, true);
     });
     var banner = document.getElementById("log-unnumbered");
     if (banner) banner.hidden = true;
@@ -256,8 +262,9 @@
     var marks = line.querySelectorAll("mark.find-hit");
     if (marks.length) marks[Math.min(match.k, marks.length - 1)].classList.add("current");
     scrollToLine(line);
-    sayFound((index + 1) + " of " + found.count + (found.count > found.matches.length ? "+" : "") +
-      ", " + lineLabel(line));
+    var counted = found.count > found.matches.length
+      ? gettext("%(index)s of %(count)s+, %(line)s") : gettext("%(index)s of %(count)s, %(line)s");
+    sayFound(interpolate(counted, { index: index + 1, count: found.count, line: lineLabel(line) }, true));
   }
 
   function stepMatch(step) {
@@ -280,7 +287,7 @@
 
   function answerOf(response) {
     if ((response.headers.get("Content-Type") || "").indexOf("json") < 0) {
-      return { ok: false, body: { detail: "The log could not be searched: log in again, then find again." } };
+      return { ok: false, body: { detail: gettext("The log could not be searched: log in again, then find again.") } };
     }
     return response.json().then(function (body) { return { ok: response.ok, body: body }; });
   }
@@ -289,20 +296,20 @@
     unmark(view);
     found = { query: query, matches: [], count: 0, index: -1 };
     if (!query.trim()) { sayFound(""); return; }
-    sayFound("Finding…");
+    sayFound(gettext("Finding…"));
     fetch(findForm.dataset.findUrl + "&q=" + encodeURIComponent(query), { headers: { Accept: "application/json" } })
       .then(answerOf)
       .then(function (answer) {
-        if (!answer.ok) { sayFound(answer.body.detail || "The log could not be searched."); return; }
+        if (!answer.ok) { sayFound(answer.body.detail || gettext("The log could not be searched.")); return; }
         found.count = answer.body.count;
         answer.body.lines.forEach(function (line) {
           for (var k = 0; k < Math.min(line.hits, 100); k++) found.matches.push({ n: line.n, at: line.at, k: k });
         });
         markLines(Array.prototype.slice.call(view.querySelectorAll(".log-line")), query);
-        if (!found.matches.length) { sayFound("No match in the whole log"); return; }
+        if (!found.matches.length) { sayFound(gettext("No match in the whole log")); return; }
         then();
       })
-      .catch(function () { sayFound("The log could not be searched: this site did not answer."); });
+      .catch(function () { sayFound(gettext("The log could not be searched: this site did not answer.")); });
   }
 
   // Enter and Next go forward, Shift+Enter and Previous back; a new query is found first.

@@ -1,0 +1,104 @@
+"""The one place a time is said to a reader: in the reader's zone and language, with the zone's abbreviation.
+
+The active zone is Django's current time zone (htrbrowser.middleware.ReaderZoneMiddleware activates the one the
+browser reports, else HTRFLOW_TIME_ZONE); the language is Django's active one. Every time is kept and compared
+in UTC elsewhere; it is turned into the reader's wall clock only here, so daylight saving and "today" are the
+reader's. Machine-readable times (``<time datetime>``, the read API) stay UTC ISO 8601 and do not come here.
+
+The clock is 24-hour in both languages. Month names are this module's own (Swedish abbreviates them as
+``jan.``, ``maj``, ``juni``, ``dec.``, which no Django date format letter gives); the order of the parts of a
+date is the translator's to change.
+"""
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
+from django.utils.formats import date_format, time_format
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+
+_MONTHS = (
+    pgettext_lazy("month, abbreviated in a date", "Jan"),
+    pgettext_lazy("month, abbreviated in a date", "Feb"),
+    pgettext_lazy("month, abbreviated in a date", "Mar"),
+    pgettext_lazy("month, abbreviated in a date", "Apr"),
+    pgettext_lazy("month, abbreviated in a date", "May"),
+    pgettext_lazy("month, abbreviated in a date", "Jun"),
+    pgettext_lazy("month, abbreviated in a date", "Jul"),
+    pgettext_lazy("month, abbreviated in a date", "Aug"),
+    pgettext_lazy("month, abbreviated in a date", "Sep"),
+    pgettext_lazy("month, abbreviated in a date", "Oct"),
+    pgettext_lazy("month, abbreviated in a date", "Nov"),
+    pgettext_lazy("month, abbreviated in a date", "Dec"),
+)
+
+
+def reader_zone() -> ZoneInfo:
+    """The zone times are said in for this request (or task): Django's current time zone."""
+    return timezone.get_current_timezone()
+
+
+def zone_label() -> str:
+    """The active zone's name for a note: ``Europe/Stockholm``, ``UTC``."""
+    zone = reader_zone()
+    return getattr(zone, "key", None) or str(zone)
+
+
+def moment(at: datetime | None, now: datetime | None = None) -> str:
+    """A time to the minute in the reader's zone: ``14:02 CET`` when it falls on ``now``'s day there, else with
+    its day, ``5 Dec 14:02 CET`` (Swedish ``5 dec. 14:02 CET``); always with its day when ``now`` is None.
+    None is an unknown time, said so."""
+    if at is None:
+        return gettext("an unknown time")
+    local = timezone.localtime(at, reader_zone())
+    if now is not None and local.date() == timezone.localtime(now, reader_zone()).date():
+        # Translators: a time today; {time} is hours:minutes, {zone} the time zone's abbreviation (CET).
+        return pgettext("a time today", "{time} {zone}").format(time=_hours(local), zone=_abbreviation(local))
+    # Translators: a time on another day; {date} is the day and month (5 Dec), {time} hours:minutes, {zone} the
+    # time zone's abbreviation (CET).
+    return pgettext("a time on another day", "{date} {time} {zone}").format(
+        date=_day_month(local), time=_hours(local), zone=_abbreviation(local)
+    )
+
+
+def clock(at: datetime, now: datetime) -> str:
+    """A forecast's time with its day said relative to ``now`` in the reader's zone: ``16:15 CET today``,
+    ``09:10 CET tomorrow``, else ``Mon 4 May 09:10 CEST``. Not rounded: a caller that rounds does so first."""
+    local = timezone.localtime(at, reader_zone())
+    days = (local.date() - timezone.localtime(now, reader_zone()).date()).days
+    parts = {"time": _hours(local), "zone": _abbreviation(local)}
+    if days == 0:
+        # Translators: a forecast's time later today; {time} is hours:minutes, {zone} the zone's abbreviation.
+        return pgettext("a forecast's time", "{time} {zone} today").format(**parts)
+    if days == 1:
+        # Translators: a forecast's time tomorrow; {time} is hours:minutes, {zone} the zone's abbreviation.
+        return pgettext("a forecast's time", "{time} {zone} tomorrow").format(**parts)
+    # Translators: a forecast's time on another day; {weekday} is the abbreviated weekday (Mon), {date} the day
+    # and month (4 May), {time} hours:minutes, {zone} the zone's abbreviation.
+    return pgettext("a forecast's time", "{weekday} {date} {time} {zone}").format(
+        weekday=date_format(local, "D"), date=_day_month(local), **parts
+    )
+
+
+def day(at: datetime) -> str:
+    """A date alone, in the reader's zone: ``5 Dec 2026`` (Swedish ``5 dec. 2026``)."""
+    local = timezone.localtime(at, reader_zone())
+    # Translators: a date; {day} is the day of the month, {month} the abbreviated month, {year} the year.
+    return pgettext("a date with its year", "{day} {month} {year}").format(
+        day=local.day, month=_MONTHS[local.month - 1], year=local.year
+    )
+
+
+def _day_month(local: datetime) -> str:
+    # Translators: a date in this year; {day} is the day of the month, {month} the abbreviated month (Dec).
+    return pgettext("a date without its year", "{day} {month}").format(day=local.day, month=_MONTHS[local.month - 1])
+
+
+def _hours(local: datetime) -> str:
+    return time_format(local, "H:i")
+
+
+def _abbreviation(local: datetime) -> str:
+    """The zone's abbreviation at that moment (``CET`` in winter, ``CEST`` in summer; ``-03`` where the tz
+    database has none)."""
+    return local.tzname() or zone_label()
