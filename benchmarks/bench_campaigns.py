@@ -36,7 +36,7 @@ def _setup_django():
 
 def _load(double, campaigns: int) -> None:
     # The same small objects the kube tests use, at archive scale.
-    from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
+    from tests.campaigns.cluster.test_kube import campaign_job, campaign_pod, campaign_record, workload
 
     for number in range(campaigns):
         name = f"bench-{number:03d}"

@@ -22,7 +22,7 @@ import pytest
 
 from campaigns.cluster import reading
 from campaigns.store import progress as progress_module
-from tests.campaigns.test_kube import campaign_job, campaign_pod, campaign_record, workload
+from tests.campaigns.cluster.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.browser import browser_type_launch_args  # noqa: F401 - Debian's Chromium
 from tests.fixtures.scene import demo_stack, scene  # noqa: F401 - the moving devstack scene
 from tests.fixtures.session import browser_login, session_key_file  # noqa: F401

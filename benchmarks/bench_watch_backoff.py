@@ -126,7 +126,7 @@ def run() -> dict:
     from campaigns.cluster import board, informer, sources
     from devstack.kube_watch import END_AT_ONCE, EXPIRE, PLAIN_LIST
     from devstack.kubeapi import KubeDouble
-    from tests.campaigns.test_kube import campaign_pod, load_campaigns
+    from tests.campaigns.cluster.test_kube import campaign_pod, load_campaigns
 
     double = KubeDouble().start()
     kubeconfig = double.write_kubeconfig(Path(tempfile.mkdtemp(prefix="bench-watch-")) / "kubeconfig")

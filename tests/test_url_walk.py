@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.campaigns.test_views import add_campaign, failed_pod, prepared_cluster
+from tests.campaigns.web.test_views import add_campaign, failed_pod, prepared_cluster
 from tests.fixtures.session import login_as
 
 SECRET_CAMPAIGN = "secret-parish-1871"

@@ -18,7 +18,7 @@ def reveal_invisible(value) -> str:
     "C00\\u202egpj.exe" cannot read as "C00exe.jpg".
 
     Every template a campaign view renders applies it to all it outputs, ``{% filter reveal_invisible %}``
-    around its content (tests/campaigns/test_invisible.py checks that each one does): names, ids, sentences
+    around its content (tests/campaigns/presentation/test_invisible.py checks that each one does): names, ids, sentences
     and whatever a template shows later are marked without a filter on each value. Only text is marked,
     never attribute values (a form field sends back what it was given); it adds no markup, so escaped
     HTML stays safe; the read API's JSON keeps the raw values.

@@ -1,6 +1,6 @@
 """The read API's OpenAPI document (``openapi.yaml`` beside this module), served at /api/v1/openapi.json.
 
-The document is written by hand and checked against the code by tests/campaigns/test_openapi.py; only the
+The document is written by hand and checked against the code by tests/campaigns/web/test_openapi.py; only the
 finding codes are filled in here, from the diagnosis's own list, so a code added there is documented at once.
 Like /api/v1/version it needs a session but no campaign's gate: it names no campaign.
 """

@@ -1,5 +1,5 @@
 """One finding per finding code (some codes more than one), each made by the diagnosis's own checks on the
-contract's sample objects (tests/fixtures/samples, via tests/campaigns/diagnosis/samples.py): the findings
+contract's sample objects (tests/fixtures/samples, via tests/campaigns/domain/diagnosis/samples.py): the findings
 that the wording, and whatever renders findings, is tested on. ``SAMPLES`` maps each code to its makers."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from campaigns.domain.projection.index import build_index
 from campaigns.domain.projection.warmup import project_warmup
 from campaigns.models import Snapshot
 from campaigns.models.findings import Finding, Subject
-from tests.campaigns.diagnosis import samples as s
+from tests.campaigns.domain.diagnosis import samples as s
 
 GAVE_UP = "court-rolls-1650-2-7hq4z"
 PREFIX = "couldn't assign flavors to pod set main: "

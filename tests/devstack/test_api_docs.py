@@ -7,7 +7,7 @@ import re
 
 from campaigns.web import openapi
 from devstack import api_docs
-from tests.campaigns.openapi_check import template_pattern
+from tests.campaigns.web.openapi_check import template_pattern
 
 PAGE = api_docs.PAGE.read_text(encoding="utf-8")
 

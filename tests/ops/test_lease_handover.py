@@ -17,7 +17,7 @@ import requests
 
 from campaigns.cluster import status_lease, writes
 from campaigns.cluster.status_lease import LEASE_NAME, Candidate
-from tests.campaigns.test_kube import NS
+from tests.campaigns.cluster.test_kube import NS
 from tests.fixtures.serving import dockerfile_command, free_port, production_env
 from tests.fixtures.waiting import wait_until
 from tests.ops.test_served import ROOT, login

@@ -11,7 +11,7 @@ import pytest
 from core.outages import Outage
 from htrbrowser import logs
 from results.store import watch as store_watch
-from tests.campaigns.test_views import add_campaign, prepared_cluster
+from tests.campaigns.web.test_views import add_campaign, prepared_cluster
 from tests.fixtures.session import login_as
 from tests.fixtures.waiting import wait_until
 

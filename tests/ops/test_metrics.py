@@ -11,8 +11,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from campaigns.cluster import reading, status_records
 from core import metrics
 from results.accounts import ratelimit
-from tests.campaigns.test_kube import NS
-from tests.campaigns.test_views import add_campaign, prepared_cluster
+from tests.campaigns.cluster.test_kube import NS
+from tests.campaigns.web.test_views import add_campaign, prepared_cluster
 from tests.fixtures.session import TEST_SERVER_ORIGIN, login_as
 
 

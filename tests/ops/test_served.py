@@ -11,7 +11,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.campaigns.test_views import add_campaign
+from tests.campaigns.web.test_views import add_campaign
 from tests.fixtures.waiting import wait_until
 from tests.test_serving import ROOT, dockerfile_command, free_port, production_env
 

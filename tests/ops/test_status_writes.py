@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from campaigns.cluster import reading, sources, status_lease, status_records, writes
 from campaigns.domain.projection import project
-from tests.campaigns.test_kube import NS, campaign_job, campaign_record, workload
+from tests.campaigns.cluster.test_kube import NS, campaign_job, campaign_record, workload
 from tests.fixtures.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent.parent

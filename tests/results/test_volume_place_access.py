@@ -9,7 +9,7 @@ from django.test import RequestFactory
 from results.accounts.session import ResultsSession
 from results.store import access
 from results.viewers.volume_place import find_place
-from tests.campaigns.test_views import add_campaign, prepared_cluster
+from tests.campaigns.web.test_views import add_campaign, prepared_cluster
 from tests.fixtures.kube import settled
 
 KEY = "htr-batch/status/logs/swe-lines-v2/C1.txt"

@@ -14,7 +14,7 @@ Time is the one input that is not looked up: a campaign whose queue state compar
 something (`queue.counts_time`) is projected anew every time.
 
 `project_again(snapshot, now, None)` equals `project(snapshot, now)`; so does every later call
-with the previous answer (tests/campaigns/test_incremental_projection.py checks it over random
+with the previous answer (tests/campaigns/domain/test_incremental_projection.py checks it over random
 sequences of changes). Pure: no I/O, no clock.
 """
 

@@ -9,7 +9,7 @@ snapshots, so an index built with the previous one places only the pods that are
 informer replaces a changed object and never edits one in place, so a pod that is the same object
 is the same pod): the pod tables of the Jobs none of whose pods came or went are the previous
 index's very tables, which also lets the incremental projection see them unchanged by identity.
-The answer is the one a build from nothing gives (tests/campaigns/test_incremental_projection.py).
+The answer is the one a build from nothing gives (tests/campaigns/domain/test_incremental_projection.py).
 """
 
 from __future__ import annotations
