@@ -69,6 +69,11 @@ class ResourceFit:
     fits: bool
 
 
+# Queue states no waiting ends: the campaign can never fit, names no priority class Kueue knows, Kueue does not
+# answer, or Kueue says it cannot be admitted.
+TROUBLED_QUEUE_KINDS = ("never_fits", "no_workload_priority_class", "kueue_silent", "inadmissible")
+
+
 @dataclass
 class QueueState:
     kind: str  # one of QUEUE_KINDS
@@ -89,6 +94,11 @@ class QueueState:
     # left out of ``holders`` and ``ahead_names`` and only counted.
     hidden_holders: int = 0
     hidden_ahead: int = 0
+
+    @property
+    def troubled(self) -> bool:
+        """The queue's state needs a person (the campaign needs attention) rather than only time."""
+        return self.kind in TROUBLED_QUEUE_KINDS
 
     def as_api(self) -> dict:
         return {
@@ -232,8 +242,7 @@ class Campaign:
             return True
         if any(finding.actor != NOBODY and not finding.chosen for finding in self.findings):
             return True  # a cause the product found, that a person has to act on
-        troubled_queue = ("never_fits", "no_workload_priority_class", "kueue_silent", "inadmissible")
-        return self.queue is not None and self.queue.kind in troubled_queue
+        return self.queue is not None and self.queue.troubled
 
     @property
     def stalled(self) -> bool:

@@ -41,8 +41,15 @@ from results.store.keys import url_for_key
 FAILURES_ON_CARD = 8
 ACTIVE_ON_CARD = 12
 DONE_TALLY_MAX = 300  # a card adds up the pages of at most this many done volumes
+# How often a page's polls ask again: the card and the list alike. While the cluster's reading is old (the
+# cluster is not answering), asking more often would learn nothing sooner.
 POLL_SECONDS = 5
 POLL_SECONDS_STALE = 30
+
+
+def poll_seconds(stale: bool) -> int:
+    """Seconds between a card's or the list's polls: slower while the reading of the cluster is old."""
+    return POLL_SECONDS_STALE if stale else POLL_SECONDS
 
 
 # --- links ---------------------------------------------------------------------------------------
@@ -451,7 +458,7 @@ def build_card(
         failed_pages_href=_failed_pages_href(campaign, tally),
         forbidden_note=forbidden_note(rows),
         forbidden_detail=refused_detail(campaign, plan.active + plan.done, report),
-        poll_seconds=POLL_SECONDS_STALE if stale else POLL_SECONDS,
+        poll_seconds=poll_seconds(stale),
         commands=operator_commands(campaign),
         ops_facts=operator_facts(campaign),
         cache_facts=[(label, bounded(value, 300), copy) for label, value, copy in cache_facts(

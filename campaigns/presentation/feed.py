@@ -36,7 +36,6 @@ from core.text import escape_unsafe, reveal_invisible
 
 FINISHED_DAYS = 14
 MOST_ENTRIES = 100
-TROUBLED_QUEUE = ("never_fits", "no_workload_priority_class", "kueue_silent", "inadmissible")
 # The namespace of the entries' UUIDs (uuid5): fixed, so an entry keeps its id across versions and replicas.
 ENTRY_IDS = uuid.UUID("6f1c9a3e-6a57-4c55-9b0e-2f1f3c4a8d10")
 
@@ -97,7 +96,7 @@ def _causes(campaign: Campaign) -> list[tuple[str, datetime | None, str]]:
     if held is not None and held.actor != NOBODY and not held.chosen:
         causes.append((held.code, held.since or (queue.since if queue else None), words.sentence_or(
             finding_sentence(held), words.SOMETHING)))
-    elif queue is not None and queue.kind in TROUBLED_QUEUE:
+    elif queue is not None and queue.troubled:
         said = queue_sentence(queue, campaign.namespace)
         causes.append((f"queue-{queue.kind}", queue.since, words.sentence_or(said, words.SOMETHING)))
     for finding in campaign.findings:  # the causes found that no line above says, which need a person

@@ -20,6 +20,7 @@ from campaigns.models import RECORD_PHASES, RUNNING, Campaign, Volume, utc_iso
 from campaigns.models.findings import Fact, Finding, ModelCache
 from campaigns.presentation import cards
 from campaigns.store import progress
+from campaigns.web.query import whole_number
 from campaigns.wording.findings import finding_sentence
 from campaigns.wording.queue import queue_sentence
 from campaigns.wording.states import campaign_sentence
@@ -72,18 +73,6 @@ def read_only(view):
 
     return wrapper
 
-
-def _whole(value, default: int, maximum: int) -> int | None:
-    """A whole number from a query parameter within 0..maximum; None when it is not one."""
-    if value is None or value == "":
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        return None
-    if number < 0:
-        return None
-    return min(number, maximum)
 
 
 def staleness(state) -> dict:
@@ -294,7 +283,7 @@ def version(request):
 
 @read_only
 def jobs(request):
-    reaped_limit = _whole(request.GET.get("reaped"), REAPED_DEFAULT, REAPED_MAX)
+    reaped_limit = whole_number(request.GET.get("reaped"), REAPED_DEFAULT, REAPED_MAX)
     if reaped_limit is None:
         return _error(400, "reaped must be a whole number from 0 to 10000.")
     now = timezone.now()
@@ -313,8 +302,8 @@ def jobs(request):
 
 @read_only
 def job_detail(request, namespace, name):
-    offset = _whole(request.GET.get("offset"), 0, 10**6)
-    limit = _whole(request.GET.get("limit"), LIMIT_DEFAULT, LIMIT_MAX)
+    offset = whole_number(request.GET.get("offset"), 0, 10**6)
+    limit = whole_number(request.GET.get("limit"), LIMIT_DEFAULT, LIMIT_MAX)
     if offset is None or limit is None:
         return _error(400, "offset and limit must be whole numbers; limit is at most 1000.")
     now = timezone.now()

@@ -29,8 +29,6 @@ from campaigns.wording.lists import NEW_ROWS_NOTICE, attention_announcement
 from core import metrics
 from core.per_object_cache import WhileAlive
 
-POLL_SECONDS = 5
-POLL_SECONDS_STALE = 30
 ROW_CACHE_SIZE = 20_000
 # Lines a list page shows before "Show all": at 200 campaigns every line made a 355 KB page. The
 # campaigns in trouble come first and have their cards; a search or a filter finds any other.
@@ -191,10 +189,11 @@ class _Page:
             "state_choices": choices,
             "wanted_state": options["state"],
             "search": options["q"],
+            "search_limit": overview.SEARCH_LIMIT,
             "clear_search_url": _url("campaign_list", options, q=""),
             "reload_url": _url("campaign_list", options),
             "poll_url": _url("campaign_changes", options),
-            "poll_seconds": POLL_SECONDS_STALE if self.state.stale else POLL_SECONDS,
+            "poll_seconds": card_builder.poll_seconds(self.state.stale),
             "shown": self.shown(),
             "namespaces": served_namespaces(),
             "now": self.now,

@@ -20,19 +20,19 @@ from django_htmx.http import HttpResponseStopPolling
 
 from campaigns.cluster.reading import ClusterState, find_campaign, shown_to
 from campaigns.domain.quality import pages_to_check
-from campaigns.models import Campaign, bounded
+from campaigns.models import VOLUME_STATES, Campaign, bounded
+from campaigns.presentation import overview
 from campaigns.presentation.cards import CardReads, build_card, detail_url, forbidden_note, volume_row
 from campaigns.store import progress
 from campaigns.web import rerun_views
 from campaigns.web.card_reads import build_cards, read_cards_progress, several_namespaces
+from campaigns.web.query import whole_number
 from campaigns.wording.lists import volume_state_choices
 from core import metrics
 
 VOLUME_PAGE = 200
 MOST_ROWS_SHOWN = 2000  # rows a campaign page's poll refreshes at most (after "Load more" a few times)
 GONE_POLL_SECONDS = 60
-SEARCH_LIMIT = 64
-VOLUME_STATES = ("done", "failed", "active", "pending", "unknown")
 
 
 # --- views ---------------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def campaign_card(request, namespace, name):
     if request.GET.get("rows") == "1":
         # The campaign page's poll: its card and the volume rows it shows, from the same reading.
         # A page showing more rows than a poll refreshes keeps them as they are (the card still moves on).
-        shown = max(_whole(request.GET.get("rows_shown"), VOLUME_PAGE, maximum=MOST_ROWS_SHOWN + 1), VOLUME_PAGE)
+        shown = max(whole_number(request.GET.get("rows_shown"), VOLUME_PAGE, MOST_ROWS_SHOWN + 1) or 0, VOLUME_PAGE)
         refreshed = shown if shown <= MOST_ROWS_SHOWN else 0
         context = _detail_context(request, campaign, state, now, shown=refreshed or VOLUME_PAGE, for_poll=True)
         context["rows_window"] = refreshed
@@ -89,7 +89,7 @@ def campaign_detail(request, namespace, name):
         return _not_found(request, namespace, name, state)
     context = _detail_context(request, campaign, state, now, shown=VOLUME_PAGE)
     if request.htmx and request.GET.get("fragment") == "rows":
-        return render(request, "campaigns/volume_rows.html", context)
+        return render(request, "campaigns/detail.html#volume_rows", context)
     return render(request, "campaigns/detail.html", context)
 
 
@@ -103,8 +103,8 @@ def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown
     wanted_state = request.GET.get("state", "")
     if wanted_state not in VOLUME_STATES:
         wanted_state = ""
-    search = bounded(request.GET.get("q", ""), SEARCH_LIMIT)
-    offset = _whole(request.GET.get("offset"), 0, maximum=len(campaign.volumes))
+    search = bounded(request.GET.get("q", ""), overview.SEARCH_LIMIT)
+    offset = whole_number(request.GET.get("offset"), 0, len(campaign.volumes)) or 0
     # Only the rows shown become objects: the rest stay the Job's index sets (volume_list.Volumes).
     page, matching = campaign.volumes.select(wanted_state, search, offset, shown)
     plan = CardReads.of(campaign)
@@ -134,6 +134,7 @@ def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown
         ),
         "wanted_state": wanted_state,
         "search": search,
+        "search_limit": overview.SEARCH_LIMIT,
         "state_choices": volume_state_choices(VOLUME_STATES),
         "progress_sentence": report.card_sentence if page_active else "",
         "rows_forbidden_note": forbidden_note(rows, below=True),
@@ -149,10 +150,3 @@ def _not_found(request, namespace, name, state: ClusterState):
         return render(request, "campaigns/not_found.html", {**context, "unreadable": True}, status=502)
     return render(request, "campaigns/not_found.html", context, status=404)
 
-
-def _whole(value, default: int, maximum: int) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return default
-    return max(0, min(number, maximum))

@@ -120,7 +120,7 @@ def _rendered_templates() -> set[str]:
 
 def test_every_template_a_campaign_view_renders_marks_all_it_shows():
     names = _rendered_templates()
-    assert {"campaigns/card.html", "campaigns/list.html#overview_row", "campaigns/volume_rows.html"} <= names
+    assert {"campaigns/card.html", "campaigns/list.html#overview_row", "campaigns/detail.html#volume_rows"} <= names
     for name in names:
         path, _, partial = name.partition("#")
         source = (TEMPLATES / path).read_text()

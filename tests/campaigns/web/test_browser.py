@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 from campaigns.cluster import reading
 from campaigns.presentation import cards, overview
 from campaigns.store import progress as progress_module
-from campaigns.web import list_views
 from tests.campaigns.cluster.test_kube import campaign_job, campaign_pod, campaign_record, workload
 from tests.fixtures.kube import settled
 from tests.fixtures.session import browser_login
@@ -25,7 +24,6 @@ def campaigns_page(scene, live_server, page, settings, session_key_file, monkeyp
     """A logged-in browser on the campaign list, with snapshots and card polls short enough to see the
     simulator move without long waits."""
     monkeypatch.setattr(cards, "POLL_SECONDS", 2)
-    monkeypatch.setattr(list_views, "POLL_SECONDS", 2)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
     reading.clear_cache()

@@ -17,7 +17,6 @@ from playwright.sync_api import expect
 from campaigns.cluster import board, reading
 from campaigns.presentation import cards
 from campaigns.store import progress as progress_module
-from campaigns.web import list_views
 from tests.fixtures.session import browser_login
 
 pytestmark = pytest.mark.browser
@@ -29,7 +28,6 @@ TURNS_AFTER_MINUTES = 0.1  # the stall time is set to the campaign's age plus th
 def stalled_page(scene, live_server, page, settings, session_key_file, monkeypatch):
     """A logged-in browser; the board projects again every second, as it does when the simulator moves."""
     monkeypatch.setattr(cards, "POLL_SECONDS", 2)
-    monkeypatch.setattr(list_views, "POLL_SECONDS", 2)
     monkeypatch.setattr(board, "REPROJECT_SECONDS", 1.0)
     settings.HTRFLOW_SNAPSHOT_SECONDS = 0.5
     settings.HTRFLOW_WRITE_STATUS = False
