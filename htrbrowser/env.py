@@ -7,7 +7,8 @@ one sentence that names the variable, instead of a traceback somewhere later.
 
 import os
 from urllib.parse import urlsplit
-from zoneinfo import available_timezones
+
+from core.zones import known_zone
 
 
 class SettingError(Exception):
@@ -114,15 +115,12 @@ def env_redis_url(name, default=""):
     return value
 
 
-_ZONE_NAME_MOST = 64  # the longest name in the tz database is 32 characters
-
-
 def env_time_zone(name, default):
     """A zone of the tz database, as its name (``Europe/Stockholm``, ``UTC``), or the default."""
     value = _raw(name, None)
     if value is None:
         return default
-    if len(value) > _ZONE_NAME_MOST or value not in available_timezones():
+    if not known_zone(value):
         raise SettingError(
             f"{name} must name a time zone of the tz database, such as Europe/Stockholm or UTC, not {value!r}."
         )

@@ -1,13 +1,13 @@
 """Site-wide middleware: the address behind trusted proxies, headers every page carries, requests
 marked while in their views, and the reader's time zone."""
 
-from functools import cache
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.utils import timezone
 
 from campaigns.cluster import gc_tuning
+from core.zones import known_zone
 from results.accounts.forwarded import adopt_forwarded
 
 # Pages load only our own scripts, styles and images; the ALTO viewer also shows
@@ -61,20 +61,13 @@ class InViewMiddleware:
 
 # The cookie static/js/zone.js sets from what the browser reports (Intl.DateTimeFormat's time zone).
 ZONE_COOKIE = "tz"
-_ZONE_NAME_MOST = 64  # the tz database's longest name has 32 characters
-
-
-@cache
-def _known_zones() -> frozenset[str]:
-    """The tz database's zone names, read from disk once per process."""
-    return frozenset(available_timezones())
 
 
 def reader_zone_name(request) -> str:
     """The zone the reader's browser reported, when it is one of the tz database's; else the site's default
     (HTRFLOW_TIME_ZONE). Whatever else the cookie holds is ignored."""
     reported = request.COOKIES.get(ZONE_COOKIE, "")
-    if 0 < len(reported) <= _ZONE_NAME_MOST and reported in _known_zones():
+    if known_zone(reported):
         return reported
     return settings.HTRFLOW_TIME_ZONE
 
