@@ -126,6 +126,8 @@ TAKES_NO_CAMPAIGN = {
     "campaign_feed_page": "the feed's address and its buttons",
     "campaign_feed": "the person's feed, by session",
     "campaign_feed_by_token": "the person's feed, by a token that names the person, not a campaign",
+    "set_language": "keeps the reader's language (a POST back to the page it came from)",
+    "javascript-catalog": "the scripts' words in the reader's language, the same for everyone",
 }
 
 # Of those, the ones that show campaigns: with the hidden campaign there or not, they answer the same.
