@@ -10,16 +10,19 @@ import math
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 # What a score means, by the `target` the quality model was trained to predict.
 TARGET_WORDS = {
-    "bow_f1": "the expected bag-of-words F1, about the share of the page's words read right",
-    "f1": "the expected F1 of the page's words, about the share read right",
+    "bow_f1": gettext_lazy("the expected bag-of-words F1, about the share of the page's words read right"),
+    "f1": gettext_lazy("the expected F1 of the page's words, about the share read right"),
 }
-DEFAULT_TARGET_WORDS = "the expected share of the page's text read right"
+DEFAULT_TARGET_WORDS = gettext_lazy("the expected share of the page's text read right")
 
 
 def target_words(target: str) -> str:
-    return TARGET_WORDS.get((target or "").strip().lower(), DEFAULT_TARGET_WORDS)
+    """What a score of that target means, in the reader's language."""
+    return str(TARGET_WORDS.get((target or "").strip().lower(), DEFAULT_TARGET_WORDS))
 
 
 QUALITY_STEP = "qualityprediction"  # a pipeline step of this name (any case) predicts page quality

@@ -48,16 +48,28 @@ def moment(at: datetime | None, now: datetime | None = None) -> str:
     """A time to the minute in the reader's zone: ``14:02 CET`` when it falls on ``now``'s day there, else with
     its day, ``5 Dec 14:02 CET`` (Swedish ``5 dec. 14:02 CET``); always with its day when ``now`` is None.
     None is an unknown time, said so."""
+    return _moment(at, now, "H:i")
+
+
+def moment_seconds(at: datetime | None, now: datetime | None = None) -> str:
+    """``moment`` to the second, for a time a person holds against others just as close (when a search of a
+    growing log was made): ``14:02:37 CET``, another day ``5 Dec 14:02:37 CET``."""
+    return _moment(at, now, "H:i:s")
+
+
+def _moment(at: datetime | None, now: datetime | None, clock_format: str) -> str:
     if at is None:
         return gettext("an unknown time")
     local = timezone.localtime(at, reader_zone())
+    said = time_format(local, clock_format)
     if now is not None and local.date() == timezone.localtime(now, reader_zone()).date():
-        # Translators: a time today; {time} is hours:minutes, {zone} the time zone's abbreviation (CET).
-        return pgettext("a time today", "{time} {zone}").format(time=_hours(local), zone=_abbreviation(local))
-    # Translators: a time on another day; {date} is the day and month (5 Dec), {time} hours:minutes, {zone} the
-    # time zone's abbreviation (CET).
+        # Translators: a time today; {time} is hours:minutes (or hours:minutes:seconds), {zone} the time zone's
+        # abbreviation (CET).
+        return pgettext("a time today", "{time} {zone}").format(time=said, zone=_abbreviation(local))
+    # Translators: a time on another day; {date} is the day and month (5 Dec), {time} hours:minutes (or
+    # hours:minutes:seconds), {zone} the time zone's abbreviation (CET).
     return pgettext("a time on another day", "{date} {time} {zone}").format(
-        date=_day_month(local), time=_hours(local), zone=_abbreviation(local)
+        date=_day_month(local), time=said, zone=_abbreviation(local)
     )
 
 
@@ -86,6 +98,25 @@ def day(at: datetime) -> str:
     # Translators: a date; {day} is the day of the month, {month} the abbreviated month, {year} the year.
     return pgettext("a date with its year", "{day} {month} {year}").format(
         day=local.day, month=_MONTHS[local.month - 1], year=local.year
+    )
+
+
+def hours(at: datetime) -> str:
+    """Hours and minutes alone in the reader's zone (``16:15``), for a sentence that says the day and zone once
+    for two times: a forecast's ``between 16:15 and 17:25 CET today`` (the second from `clock`)."""
+    return _hours(timezone.localtime(at, reader_zone()))
+
+
+def axis_moment(at: datetime, now: datetime) -> str:
+    """``moment`` without the zone's abbreviation, for a chart's axis where room is short and the words beside
+    the chart name the zone: ``14:02`` on ``now``'s day in the reader's zone, else ``5 Dec 14:02``."""
+    local = timezone.localtime(at, reader_zone())
+    if local.date() == timezone.localtime(now, reader_zone()).date():
+        return _hours(local)
+    # Translators: a time on another day on a chart's axis, without its zone; {date} is the day and month
+    # (5 Dec), {time} hours:minutes.
+    return pgettext("a time on another day, on a chart's axis", "{date} {time}").format(
+        date=_day_month(local), time=_hours(local)
     )
 
 

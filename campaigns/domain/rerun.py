@@ -3,8 +3,8 @@
 Campaigns are append-only, so a failed volume runs again only in a new campaign file. This module writes
 that file (``campaigns/<name>-rerun-<n>.yaml``): the same pipeline (or another id a person names), the
 failed volumes with the entries the campaign record's ``volumes.txt`` holds for them, and the priority
-and window carried over. It also says in words what an apply will do with it, and which failures will
-repeat until their cause is fixed.
+and window carried over. It also works out what an apply will do with it, and which failures will
+repeat until their cause is fixed (campaigns.wording.rerun says both in the reader's language).
 """
 
 from __future__ import annotations
@@ -21,27 +21,34 @@ SOURCE_LIMIT = 4000  # projection.parse_volumes_txt keeps this many characters o
 REASON_COMMENT_LIMIT = 100
 
 # Failure classes (VolumeReason.kind) a re-run repeats until someone fixes the cause, in the order a
-# person should read them: the permanent ones first, each with what to fix.
-MUST_FIX_FIRST = {
-    "config": "the batch settings were incomplete: an operator must fix the deployment's settings",
-    "setup_permanent": "the volume's IIIF manifest could not be read: correct its address in the file",
-    "permanent": "the volume stopped for good: fix what its run log names",
-    "warmup_marker": "the model cache was not ready: fix the pipeline's warm-up Job",
-}
+# person should read them: the permanent ones first (campaigns.wording.rerun says what to fix).
+MUST_FIX_FIRST = ("config", "setup_permanent", "permanent", "warmup_marker")
 # Classes a re-run may repeat: worth a look before applying.
-MAY_REPEAT = {
-    "oom": "ran out of memory: if it fails again, an operator should raise the memory limit",
-    "deadline": "ran out of its time budget: it resumes from finished pages, but a very large volume may need "
-    "a longer budget (max_seconds in converter.yaml)",
+MAY_REPEAT = ("oom", "deadline")
+
+# The file's own comments: the campaign file is YAML for htrflow-batch and git, written in English like its keys
+# (the page says the same in the reader's language).
+_FILE_NOTES = {
+    "config": "the batch settings were incomplete",
+    "setup_permanent": "the volume's IIIF manifest could not be read",
+    "permanent": "the volume stopped for good",
+    "warmup_marker": "the model cache was not ready",
+}
+_LEFT_OUT_NOTES = {
+    "no_line": "the campaign record holds no readable line for it",
+    "too_long": "its line in the campaign record is too long to be copied here; copy it from volumes.txt",
+    "no_images": "its line in the campaign record lists no images",
+    "spaces": "its manifest address in the campaign record contains spaces",
 }
 
 
 class RerunRefused(ValueError):
-    """A re-run file cannot be written as asked; ``sentence`` says why."""
+    """A re-run file cannot be written as asked, or a volume cannot be put in it; ``code`` says why (one of
+    ``pipeline_id``, ``no_line``, ``too_long``, ``no_images``, ``spaces``; campaigns.wording.rerun words it)."""
 
-    def __init__(self, sentence: str):
-        super().__init__(sentence)
-        self.sentence = sentence
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -63,7 +70,7 @@ class RerunPlan:
     file_name: str  # campaign file stem, e.g. parish-records-1870-rerun-1
     pipeline: str
     entries: list[Entry] = field(default_factory=list)
-    left_out: list[tuple[str, str]] = field(default_factory=list)  # (volume id, why it is not in the file)
+    left_out: list[tuple[str, str]] = field(default_factory=list)  # (volume id, RerunRefused code)
     window: int | None = None
 
     @property
@@ -85,16 +92,16 @@ def entry_for(volume: Volume) -> Entry:
     commas) or a manifest address. Raises RerunRefused when the line cannot be written back faithfully."""
     source = volume.source.strip()
     if volume.malformed or not source:
-        raise RerunRefused("the campaign record holds no readable line for it")
+        raise RerunRefused("no_line")
     if len(source) >= SOURCE_LIMIT - 1 and source.endswith("…"):
-        raise RerunRefused("its line in the campaign record is too long to be copied here; copy it from volumes.txt")
+        raise RerunRefused("too_long")
     if source.startswith("images:"):
         images = tuple(part for part in re.split(r"[\s,]+", source.removeprefix("images:")) if part)
         if not images:
-            raise RerunRefused("its line in the campaign record lists no images")
+            raise RerunRefused("no_images")
         return Entry(volume, images=images)
     if re.search(r"\s", source):
-        raise RerunRefused("its manifest address in the campaign record contains spaces")
+        raise RerunRefused("spaces")
     return Entry(volume, manifest=source)
 
 
@@ -121,16 +128,14 @@ def plan_rerun(campaign: Campaign, taken: set[str] | frozenset[str] = frozenset(
     """The re-run of ``campaign``'s failed volumes; ``pipeline`` names another pipeline id to use."""
     pipeline = (pipeline or "").strip() or campaign.pipeline
     if not PIPELINE_ID_RE.match(pipeline):
-        raise RerunRefused(
-            "A pipeline id is a file stem in pipelines/: letters, digits, '.', '_' and '-', at most 63 characters."
-        )
+        raise RerunRefused("pipeline_id")
     name = campaign.campaign or campaign.name
     plan = RerunPlan(campaign, rerun_name(name, taken), pipeline, window=_window(campaign))
     for volume in failed_volumes(campaign):
         try:
             plan.entries.append(entry_for(volume))
         except RerunRefused as refused:
-            plan.left_out.append((volume.id, refused.sentence))
+            plan.left_out.append((volume.id, refused.code))
     return plan
 
 
@@ -155,8 +160,8 @@ def _comment(text: str, limit: int | None = REASON_COMMENT_LIMIT) -> str:
 
 def _reason_note(volume: Volume) -> str:
     kind = volume.reason.kind if volume.reason else ""
-    if kind in MUST_FIX_FIRST:
-        return "fix first: " + MUST_FIX_FIRST[kind].split(":")[0]
+    if kind in _FILE_NOTES:
+        return "fix first: " + _FILE_NOTES[kind]
     if volume.reason and volume.reason.error:
         return "failed: " + volume.reason.error
     return "failed"
@@ -188,8 +193,8 @@ def campaign_file(plan: RerunPlan) -> str:
         else:
             lines.append("    images:")
             lines.extend(f"      - {_quoted(image)}" for image in entry.images)
-    for volume_id, why in plan.left_out:
-        lines.append(f"# left out: {_comment(volume_id)}: {_comment(why)}")
+    for volume_id, code in plan.left_out:
+        lines.append(f"# left out: {_comment(volume_id)}: {_comment(_LEFT_OUT_NOTES.get(code, code))}")
     return "\n".join(lines) + "\n"
 
 
@@ -198,12 +203,13 @@ def campaign_file(plan: RerunPlan) -> str:
 
 @dataclass
 class Outlook:
-    """What an apply does with the file, and which of its volumes will fail again unless fixed first."""
+    """What an apply does with the file, and which of its volumes will fail again unless fixed first: facts,
+    worded by campaigns.wording.rerun."""
 
-    start: str  # held back, or starts at once
-    resume: str  # what the volumes' finished pages become
-    fix_first: list[tuple[str, list[str]]]  # (what to fix, volume ids), the permanent classes first
-    may_repeat: list[tuple[str, list[str]]]
+    start: str  # "held_back" (waits for the campaign on the same pipeline id), "at_once", "new_pipeline"
+    same_pipeline: bool  # True: volumes resume from finished pages; False: every page is processed again
+    fix_first: list[tuple[str, list[str]]]  # (failure class, volume ids), in MUST_FIX_FIRST's order
+    may_repeat: list[tuple[str, list[str]]]  # (failure class, volume ids), in MAY_REPEAT's order
     should_pass: list[str]  # volume ids a re-run should finish
 
 
@@ -211,47 +217,22 @@ def _still_runs(campaign: Campaign) -> bool:
     return not campaign.is_final and not campaign.job_gone
 
 
-def _grouped(entries: list[Entry], table: dict[str, str]) -> list[tuple[str, list[str]]]:
+def _grouped(entries: list[Entry], kinds: tuple[str, ...]) -> list[tuple[str, list[str]]]:
     groups = []
-    for kind, words in table.items():
+    for kind in kinds:
         ids = [e.id for e in entries if e.volume.reason is not None and e.volume.reason.kind == kind]
         if ids:
-            groups.append((words, ids))
+            groups.append((kind, ids))
     return groups
 
 
 def outlook(plan: RerunPlan) -> Outlook:
-    campaign = plan.campaign
-    name = campaign.campaign or campaign.name
-    same = plan.pipeline == campaign.pipeline
-    if same and _still_runs(campaign):
-        start = (
-            f"Held back while {name} still runs: it shares these volumes with {name} on the same pipeline id "
-            f"({plan.pipeline}), and an apply holds such a campaign back until the other has finished. "
-            f"It starts once {name} has finished."
-        )
-    elif same:
-        start = (
-            f"Starts at once (when the queue has room): {name} has finished, so nothing on pipeline "
-            f"{plan.pipeline} holds it back."
-        )
-    else:
-        start = (
-            f"Starts at once (when the queue has room), even while {name} still runs: it uses a new pipeline id "
-            f"({plan.pipeline}), and only campaigns on the same pipeline id hold each other back. "
-            f"The pipeline file pipelines/{plan.pipeline}.yaml must exist."
-        )
-    if same:
-        resume = f"Each volume resumes from the pages it already finished under {campaign.namespace}/{plan.pipeline}/."
-    else:
-        resume = (
-            f"Its results go under {campaign.namespace}/{plan.pipeline}/, so every page is processed again: "
-            f"nothing is reused from {campaign.pipeline}."
-        )
+    same = plan.pipeline == plan.campaign.pipeline
+    start = ("held_back" if _still_runs(plan.campaign) else "at_once") if same else "new_pipeline"
     known = set(MUST_FIX_FIRST) | set(MAY_REPEAT)
     return Outlook(
         start=start,
-        resume=resume,
+        same_pipeline=same,
         fix_first=_grouped(plan.entries, MUST_FIX_FIRST),
         may_repeat=_grouped(plan.entries, MAY_REPEAT),
         should_pass=[e.id for e in plan.entries if e.volume.reason is None or e.volume.reason.kind not in known],

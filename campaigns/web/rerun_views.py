@@ -1,6 +1,6 @@
 """The "Re-run N failed volumes" panel of a campaign page and the download of its campaign file.
 
-Thin: ``rerun`` plans and words, this module reads the names already taken and renders.
+Thin: ``rerun`` plans, ``wording.rerun`` says it, this module reads the names already taken and renders.
 """
 
 from __future__ import annotations
@@ -9,12 +9,14 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from campaigns.cluster import kube, reading
 from campaigns.cluster.reading import find_campaign
 from campaigns.domain import rerun
 from campaigns.models import Campaign
+from campaigns.wording import rerun as rerun_words
 from core.contract import LABEL_CAMPAIGN, LABEL_PIPELINE
 from results.store.access import Access
 
@@ -53,7 +55,7 @@ def panel(campaign: Campaign, access: Access) -> dict | None:
     return {
         "plan": plan,
         "text": rerun.campaign_file(plan),
-        "outlook": rerun.outlook(plan),
+        "outlook": rerun_words.outlook_words(plan, rerun.outlook(plan)),
         "download_url": file_url(campaign),
     }
 
@@ -63,16 +65,20 @@ def rerun_file(request, namespace, name):
     """The re-run campaign file as a download; ``?pipeline=`` names another pipeline id for it."""
     campaign, state = find_campaign(request, namespace, name, timezone.now())
     if campaign is None:
-        sentence = " ".join(state.problems) or f"There is no campaign named {name[:80]} in a namespace this site shows."
+        sentence = " ".join(state.problems) or _(
+            "There is no campaign named {name} in a namespace this site shows."
+        ).format(name=name[:80])
         return _problem(request, sentence, 502 if state.problems else 404)
     if not rerun.failed_volumes(campaign):
-        return _problem(request, f"{campaign.name} has no failed volumes, so there is nothing to re-run.", 404)
+        # Translators: {campaign} is the campaign's name.
+        sentence = _("{campaign} has no failed volumes, so there is nothing to re-run.").format(campaign=campaign.name)
+        return _problem(request, sentence, 404)
     try:
         plan = rerun.plan_rerun(
             campaign, taken_names(namespace, request.campaign_access), request.GET.get("pipeline", "")[:100]
         )
     except rerun.RerunRefused as refused:
-        return _problem(request, refused.sentence, 400)
+        return _problem(request, rerun_words.refusal(refused.code), 400)
     response = HttpResponse(rerun.campaign_file(plan), content_type="application/yaml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{plan.file_name}.yaml"'
     response["Cache-Control"] = "private, no-store"
@@ -80,5 +86,5 @@ def rerun_file(request, namespace, name):
 
 
 def _problem(request, sentence: str, status: int):
-    context = {"title": "Re-run file", "sentence": sentence}
+    context = {"title": _("Re-run file"), "sentence": sentence}
     return render(request, "viewers/problem.html", context, status=status)

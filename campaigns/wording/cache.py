@@ -7,42 +7,49 @@ not be read). The debug pod's command is a shell line, shown among the card's co
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from campaigns.models import Warmup
 from campaigns.models.findings import ModelCache
 from campaigns.wording.evidence import NOT_READ_FACT, NOT_READ_WHY, fill, when
 
-HEADING = "Model cache"
-CHIP_LINK = "Show the model cache under Operator details"
+# Lazy: each label is said in the reader's language when the card is rendered.
+HEADING = gettext_lazy("Model cache")
+CHIP_LINK = gettext_lazy("Show the model cache under Operator details")
 
-RECIPE = "Recipe sha256"
-DIRECTORY = "Cache directory"
-MARKER = "Warm-up marker"
-MARKER_IN_PODS = "Marker as the pods see it"
-CLAIM = "Cache claim"
-STORAGE_CLASS = "Storage class"
-ACCESS_MODES = "Access modes"
-SIZE = "Size"
-CREATED = "Claim created"
-WARMUP_JOB = "Warm-up Job"
-WARMUP_POD = "Warm-up pod"
-WARMUP_NODE = "Warm-up ran on node"
-PINNED = "Debug pod pinned to node"
-NOT_READ = "Not read"
+RECIPE = pgettext_lazy("a model cache fact", "Recipe sha256")
+DIRECTORY = pgettext_lazy("a model cache fact", "Cache directory")
+MARKER = pgettext_lazy("a model cache fact", "Warm-up marker")
+MARKER_IN_PODS = pgettext_lazy("a model cache fact", "Marker as the pods see it")
+CLAIM = pgettext_lazy("a model cache fact", "Cache claim")
+STORAGE_CLASS = pgettext_lazy("a model cache fact", "Storage class")
+ACCESS_MODES = pgettext_lazy("a model cache fact", "Access modes")
+SIZE = pgettext_lazy("a model cache fact", "Size")
+CREATED = pgettext_lazy("a model cache fact", "Claim created")
+WARMUP_JOB = pgettext_lazy("a model cache fact", "Warm-up Job")
+WARMUP_POD = pgettext_lazy("a model cache fact", "Warm-up pod")
+WARMUP_NODE = pgettext_lazy("a model cache fact", "Warm-up ran on node")
+PINNED = pgettext_lazy("a model cache fact", "Debug pod pinned to node")
+NOT_READ = pgettext_lazy("a model cache fact", "Not read")
 
-# Names and paths an operator pastes into a terminal get a copy button beside them.
-COPYABLE = {RECIPE, DIRECTORY, MARKER, MARKER_IN_PODS, CLAIM, WARMUP_JOB, WARMUP_POD, WARMUP_NODE}
+# Names and paths an operator pastes into a terminal get a copy button beside them (a tuple, not a set: a set
+# would hash, and so translate, each label when this module is imported).
+COPYABLE = (RECIPE, DIRECTORY, MARKER, MARKER_IN_PODS, CLAIM, WARMUP_JOB, WARMUP_POD, WARMUP_NODE)
 
-PINNED_BY = "{node} (where {pod} runs with the volume mounted)"
-PINNED_TO_WARMUP = "{node} (where the warm-up ran)"
+# Translators: where the debug pod is pinned: {node} is a node's name, {pod} a pod's name.
+PINNED_BY = gettext_lazy("{node} (where {pod} runs with the volume mounted)")
+# Translators: where the debug pod is pinned: {node} is a node's name.
+PINNED_TO_WARMUP = gettext_lazy("{node} (where the warm-up ran)")
 
 
 def cache_facts(cache: ModelCache | None, warmup: Warmup | None = None) -> list[tuple[str, str, bool]]:
-    """(label, value, copyable) for each fact known; without a cache, the warm-up's own recipe and paths."""
+    """(label, value, copyable) for each fact known, the label in the reader's language; without a cache, the
+    warm-up's own recipe and paths."""
     if cache is None:
         facts = _warmup_facts(warmup) if warmup is not None else []
     else:
         facts = _cache_facts(cache)
-    return [(label, value, label in COPYABLE) for label, value in facts if value]
+    return [(str(label), value, any(label is each for each in COPYABLE)) for label, value in facts if value]
 
 
 def _warmup_facts(warmup: Warmup) -> list[tuple[str, str]]:
@@ -75,8 +82,11 @@ def _cache_facts(cache: ModelCache) -> list[tuple[str, str]]:
         words = PINNED_TO_WARMUP if cache.pinned_by in ("", cache.warmup_pod) else PINNED_BY
         facts.append((PINNED, words.format_map({"node": cache.pinned_node, "pod": cache.pinned_by})))
     unread = [
-        fill(NOT_READ_FACT, {"object": fact.object, "why": NOT_READ_WHY.get(str(fact.value), str(fact.value))}
-             | ({"field": fact.field} if fact.field else {}))
+        fill(
+            NOT_READ_FACT,
+            {"object": fact.object, "why": NOT_READ_WHY.get(str(fact.value), str(fact.value))}
+            | ({"field": fact.field} if fact.field else {}),
+        )
         for fact in cache.not_read
     ]
     facts.append((NOT_READ, "; ".join(unread)))

@@ -1,21 +1,27 @@
 """What a running campaign's card says of its pace: when it may finish, or that it has stalled; and its chart.
 
-Pure words over `models.pace` values. Times are said in UTC, as everywhere on the site; durations
-and clock times are rounded (to 5 or 10 minutes) so a card does not change with every poll, and a
-range is said as a range. The stall sentence names what still moves and what does not, from the
-cluster (pods running, volumes finished) and, where the person's own progress read saw them, the
-pages (`PageEvidence`: written within the last 10 minutes, as a running volume's row counts it, means
-they still move); without them it says what the cluster alone shows. Then the next thing to
-check: the warm-up when pods wait for the model cache, else a running volume's run log, then the store.
+Pure words over `models.pace` values, said in the reader's language. Times are said by `core.times`, in the
+reader's zone (daylight saving, "today" and "tomorrow" are that zone's); durations and forecast times are
+rounded (to 5 or 10 minutes) so a card does not change with every poll, and a range is said as a range. The
+stall sentence names what still moves and what does not, from the cluster (pods running, volumes finished)
+and, where the person's own progress read saw them, the pages (`PageEvidence`: written within the last 10
+minutes, as a running volume's row counts it, means they still move); without them it says what the cluster
+alone shows. Then the next thing to check: the warm-up when pods wait for the model cache, else a running
+volume's run log, then the store.
 
 The pace chart's words are here too (`presentation.pace_chart` draws, and calls these with plain values):
 its title, the sentence that describes it, its table's labels and the words on its edges. Its times are
-said to the minute as seen (`moment`), not rounded: they name the points drawn.
+said to the minute as seen (`core.times.moment`), not rounded: they name the points drawn.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from campaigns.models import Sentence
 from campaigns.models.pace import (
@@ -32,9 +38,11 @@ from campaigns.models.pace import (
     TooEarly,
 )
 from campaigns.wording.progress import STALE_PROGRESS_SECONDS
-from campaigns.wording.words import number, plural
+from campaigns.wording.words import number
+from core import times
+from core.times import moment  # also campaigns.wording.evidence's, which imports it from here
 
-TOO_EARLY = "Too early to say when it will finish"
+PAGES = "pages"  # the chart's unit when it counts pages; anything else counts volumes
 
 
 def duration(seconds: float, up: bool = True) -> str:
@@ -43,43 +51,50 @@ def duration(seconds: float, up: bool = True) -> str:
     (a stall never sounds longer than it has lasted)."""
     whole = -(-max(0.0, seconds) // 60) if up else max(0.0, seconds) // 60
     minutes = max(1, int(whole))
-    if minutes < 10:
-        return f"{minutes} min"
-    step = 5 if minutes < 120 else 10 if minutes < 24 * 60 else 60
-    minutes = -(-minutes // step) * step if up else minutes // step * step
+    if minutes >= 10:
+        step = 5 if minutes < 120 else 10 if minutes < 24 * 60 else 60
+        minutes = -(-minutes // step) * step if up else minutes // step * step
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
-    parts = [f"{days} d"] if days else []
+    if days and hours:
+        # Translators: a duration, abbreviated as on a dashboard: d days, h hours (2 d 4 h).
+        return pgettext("a duration", "{days} d {hours} h").format(days=days, hours=hours)
+    if days:
+        # Translators: a duration in days, abbreviated (2 d).
+        return pgettext("a duration", "{days} d").format(days=days)
+    if hours and mins:
+        # Translators: a duration, abbreviated: h hours, min minutes (3 h 40 min).
+        return pgettext("a duration", "{hours} h {minutes} min").format(hours=hours, minutes=mins)
     if hours:
-        parts.append(f"{hours} h")
-    if mins and not days:
-        parts.append(f"{mins} min")
-    return " ".join(parts) or "0 min"
+        # Translators: a duration in hours, abbreviated (3 h).
+        return pgettext("a duration", "{hours} h").format(hours=hours)
+    # Translators: a duration in minutes, abbreviated (25 min).
+    return pgettext("a duration", "{minutes} min").format(minutes=mins)
 
 
 def clock(at: datetime, now: datetime) -> str:
-    """``16:45 UTC today``, ``09:10 UTC tomorrow``, ``Mon 4 May 09:10 UTC``, rounded up to 5 minutes (a forecast's
-    ends come so rounded from `domain.pace`, which the chart draws too)."""
-    rounded = at + timedelta(minutes=(5 - at.minute % 5) % 5, seconds=-at.second, microseconds=-at.microsecond)
-    text = rounded.strftime("%H:%M") + " UTC"
-    days = (rounded.date() - now.date()).days
-    if days == 0:
-        return text + " today"
-    if days == 1:
-        return text + " tomorrow"
-    return rounded.strftime("%a %-d %b ") + text
+    """``16:45 CET today``, ``09:10 CET tomorrow``, ``Mon 4 May 09:10 CEST`` (`core.times.clock`, in the reader's
+    zone), rounded up to 5 minutes (a forecast's ends come so rounded from `domain.pace`, which the chart draws
+    too)."""
+    return times.clock(_rounded(at), now)
+
+
+def _rounded(at: datetime) -> datetime:
+    """Up to the next 5 minutes (every zone's offset is a whole number of 15 minutes, so this is the reader's
+    5 minutes too)."""
+    return at + timedelta(minutes=(5 - at.minute % 5) % 5, seconds=-at.second, microseconds=-at.microsecond)
 
 
 def basis_words(forecast: Forecast) -> str:
     if forecast.basis == LAST_HOUR:
-        return "at the pace of the last hour"
+        return pgettext("what a forecast follows", "at the pace of the last hour")
     if forecast.basis == RECENT:
-        return "at the pace seen since the site began watching it"
-    return "at its pace since it started"
+        return pgettext("what a forecast follows", "at the pace seen since the site began watching it")
+    return pgettext("what a forecast follows", "at its pace since it started")
 
 
 def forecast_sentence(view: CampaignPace | None, now: datetime) -> Sentence | None:
-    """``About 3 h 40 min left at the pace of the last hour (finishes between 16:15 and 17:25 UTC today).``"""
+    """``About 3 h 40 min left at the pace of the last hour (finishes between 16:15 and 17:25 CET today).``"""
     if view is None or view.stalled:
         return None
     if view.forecast is not None:
@@ -91,68 +106,113 @@ def forecast_sentence(view: CampaignPace | None, now: datetime) -> Sentence | No
 
 def _forecast(view: CampaignPace, forecast: Forecast, now: datetime) -> Sentence:
     middle = (forecast.earliest - now) / 2 + (forecast.latest - now) / 2
-    first, last = clock(forecast.earliest, now), clock(forecast.latest, now)
-    when = f"finishes around {first}" if first == last else f"finishes between {_range(first, last)}"
-    text = f"About {duration(middle.total_seconds())} left {basis_words(forecast)} ({when})."
+    # Translators: a card's forecast. {left} is a duration (3 h 40 min); {basis} says which pace it follows
+    # ("at the pace of the last hour"); {when} says when it finishes ("finishes between 16:15 and 17:25 CET today").
+    text = _("About {left} left {basis} ({when}).").format(
+        left=duration(middle.total_seconds()), basis=basis_words(forecast), when=_finishes(forecast, now)
+    )
     pace = view.pace
     rates = []
     if pace.recent is not None:
-        rates.append(f"{pace.recent:.1f} volumes an hour lately")
+        rates.append(_("{rate} volumes an hour lately").format(rate=_decimal(pace.recent)))
     if pace.since_start is not None:
-        rates.append(f"{pace.since_start:.1f} since it started")
+        # Translators: follows "9.0 volumes an hour lately, ": {rate} is volumes an hour since the campaign started.
+        rates.append(_("{rate} since it started").format(rate=_decimal(pace.since_start)))
     if pace.pages_per_hour:
-        rates.append(f"about {pace.pages_per_hour:,.0f} pages an hour in the running volumes now")
-    detail = (
-        f"Assumes the parallelism stays at {forecast.parallelism} and the remaining "
-        f"{plural(forecast.remaining, 'volume')} are the size of those finished so far; {', '.join(rates)}."
-    )
+        rates.append(
+            _("about {pages} pages an hour in the running volumes now").format(pages=number(round(pace.pages_per_hour)))
+        )
+    detail = ngettext(
+        # Translators: {parallelism} is how many volumes run at once; {rates} lists the paces seen, separated by commas.
+        "Assumes the parallelism stays at {parallelism} and the remaining {count} volume is the size of those "
+        "finished so far; {rates}.",
+        "Assumes the parallelism stays at {parallelism} and the remaining {count} volumes are the size of those "
+        "finished so far; {rates}.",
+        forecast.remaining,
+    ).format(parallelism=forecast.parallelism, count=forecast.remaining, rates=", ".join(rates))
     return Sentence(text, detail=detail, tone="info")
 
 
-def _range(first: str, last: str) -> str:
-    """``16:15 and 17:25 UTC today`` when both share their day, else both in full."""
-    first_time, _, first_day = first.partition(" UTC")
-    last_time, _, last_day = last.partition(" UTC")
-    if first_day == last_day and first_time[:1].isdigit() and last_time[:1].isdigit():
-        return f"{first_time} and {last}"
-    return f"{first} and {last}"
+def _finishes(forecast: Forecast, now: datetime) -> str:
+    """``finishes around 16:15 CET today``, ``finishes between 16:15 and 17:25 CET today`` (the day and zone said
+    once when both ends share them in the reader's zone, today or tomorrow), else both ends in full."""
+    first, last = _rounded(forecast.earliest), _rounded(forecast.latest)
+    if first == last:
+        # Translators: {time} is a forecast's time with its day: "16:15 CET today", "Thu 7 May 09:10 CEST".
+        return _("finishes around {time}").format(time=times.clock(first, now))
+    zone = times.reader_zone()
+    start, end, today = (timezone.localtime(at, zone) for at in (first, last, now))
+    shared = start.date() == end.date() and start.utcoffset() == end.utcoffset()
+    near = (start.date() - today.date()).days in (0, 1)  # said "today" or "tomorrow", not with its date
+    said_first = times.hours(first) if shared and near else times.clock(first, now)
+    # Translators: a forecast's range. {last} is a time with its day and zone ("17:25 CET today"); {first} is one
+    # too, or only hours:minutes (16:15) when it shares the day and zone {last} says.
+    return _("finishes between {first} and {last}").format(first=said_first, last=times.clock(last, now))
 
 
 def too_early_text(too_early: TooEarly, started_at: datetime | None, now: datetime) -> str:
     """``Too early to say when it will finish: 2 volumes finished so far.``"""
     if too_early.reason == NOTHING_LEFT:
-        return "Every volume has finished; the campaign is closing."
+        return _("Every volume has finished; the campaign is closing.")
     if too_early.reason == NOT_STARTED:
-        return f"{TOO_EARLY}: it has not started yet."
+        return _("Too early to say when it will finish: it has not started yet.")
     if too_early.reason == TOO_SOON and started_at is not None:
-        return f"{TOO_EARLY}: it started {duration((now - started_at).total_seconds(), up=False)} ago."
+        # Translators: {ago} is a duration (25 min).
+        return _("Too early to say when it will finish: it started {ago} ago.").format(
+            ago=duration((now - started_at).total_seconds(), up=False)
+        )
     if too_early.reason in (FEW_FINISHED, NO_PACE, TOO_SOON):
         finished = too_early.finished
-        return f"{TOO_EARLY}: {'no volume' if not finished else plural(finished, 'volume')} finished so far."
-    return f"{TOO_EARLY}."
+        if not finished:
+            return _("Too early to say when it will finish: no volume finished so far.")
+        return ngettext(
+            "Too early to say when it will finish: {count} volume finished so far.",
+            "Too early to say when it will finish: {count} volumes finished so far.",
+            finished,
+        ).format(count=finished)
+    return _("Too early to say when it will finish.")
 
 
-def stall_short(view: CampaignPace) -> str:
-    """The list's words for a stalled campaign, the same at every poll: ``no volume finished since 13:15 UTC
-    while 12 pods run`` (pods still waiting for the model cache said as waiting, not running)."""
+def stall_short(view: CampaignPace, now: datetime | None = None) -> str:
+    """The list's words for a stalled campaign, the same at every poll: ``no volume finished since 13:15 CET
+    while 12 pods run`` (pods still waiting for the model cache said as waiting, not running). Its time has its
+    day when that is not ``now``'s (by default the newest look at the campaign) in the reader's zone."""
     since = view.stalled_since
     if not since:
         return ""
+    at = times.moment(since, now or view.timeline.seen_at or since)
     waiting = min(view.waiting_pods, view.running_pods)
     working = view.running_pods - waiting
-    doing = []
-    if working or not waiting:
-        doing.append(f"{plural(working, 'pod')} {'runs' if working == 1 else 'run'}")
-    if waiting:
-        waits = "waits" if waiting == 1 else "wait"
-        doing.append(f"{waiting if working else plural(waiting, 'pod')} {waits} for the model cache")
-    return f"no volume finished since {since:%H:%M} UTC while {' and '.join(doing)}"
+    if not waiting:
+        return ngettext(
+            # Translators: {time} is when the last volume finished (13:15 CET); {count} pods are running.
+            "no volume finished since {time} while {count} pod runs",
+            "no volume finished since {time} while {count} pods run",
+            working,
+        ).format(time=at, count=working)
+    if not working:
+        return ngettext(
+            # Translators: {time} is when the last volume finished (13:15 CET).
+            "no volume finished since {time} while {count} pod waits for the model cache",
+            "no volume finished since {time} while {count} pods wait for the model cache",
+            waiting,
+        ).format(time=at, count=waiting)
+    # Translators: {time} is when the last volume finished (13:15 CET); {running} says how many pods run
+    # ("9 pods run"), {waiting} how many of the others wait ("3 wait for the model cache").
+    return _("no volume finished since {time} while {running} and {waiting}").format(
+        time=at,
+        running=ngettext("{count} pod runs", "{count} pods run", working).format(count=working),
+        waiting=ngettext("{count} waits for the model cache", "{count} wait for the model cache", waiting).format(
+            count=waiting
+        ),
+    )
 
 
-def stall_line(view: CampaignPace | None) -> str:
-    """A stalled campaign's line in the list: ``Stalled: no volume finished since 13:15 UTC while 12 pods run.``"""
-    short = stall_short(view) if view is not None else ""
-    return f"Stalled: {short}." if short else ""
+def stall_line(view: CampaignPace | None, now: datetime | None = None) -> str:
+    """A stalled campaign's line in the list: ``Stalled: no volume finished since 13:15 CET while 12 pods run.``"""
+    short = stall_short(view, now) if view is not None else ""
+    # Translators: {what} says what stands still ("no volume finished since 13:15 CET while 12 pods run").
+    return _("Stalled: {what}.").format(what=short) if short else ""
 
 
 def stall_sentence(
@@ -173,42 +233,67 @@ def stall_sentence(
     if waiting:
         text, tone = _held_by_warmup(waiting, working, quiet), "bad"
     elif last is not None and (now - last).total_seconds() < min(after, STALE_PROGRESS_SECONDS):
-        text = (
-            f"No volume finished for {quiet}, but pages are still being written: {volume} finished a page at "
-            f"{last:%H:%M} UTC. It is most likely a large volume still working; its row shows how far it has got."
-        )
+        text = _(
+            # Translators: {quiet} is a duration (1 h 30 min); {volume} a volume's id; {time} when it finished a page.
+            "No volume finished for {quiet}, but pages are still being written: {volume} finished a page at "
+            "{time}. It is most likely a large volume still working; its row shows how far it has got."
+        ).format(quiet=quiet, volume=volume, time=times.moment(last, now))
         tone = "warn"
     elif last is not None:
-        page_quiet = duration((now - max(last, since)).total_seconds(), up=False)
-        text = (
-            f"{_running(working)}, no volume finished for {quiet} and no page for {page_quiet}: the last page "
-            f"was finished at {last:%H:%M} UTC by {volume}, which has written none since. Its run log says why."
+        text = ngettext(
+            # Translators: {quiet} and {page_quiet} are durations (1 h 30 min); {time} is when the last page was
+            # finished; {volume} the id of the volume that finished it.
+            "{count} pod running, no volume finished for {quiet} and no page for {page_quiet}: the last page was "
+            "finished at {time} by {volume}, which has written none since. Its run log says why.",
+            "{count} pods running, no volume finished for {quiet} and no page for {page_quiet}: the last page was "
+            "finished at {time} by {volume}, which has written none since. Its run log says why.",
+            working,
+        ).format(
+            count=working,
+            quiet=quiet,
+            page_quiet=duration((now - max(last, since)).total_seconds(), up=False),
+            time=times.moment(last, now),
+            volume=volume,
         )
         tone = "bad"
     else:
-        text = (
-            f"{_running(working)}, no volume finished for {quiet} (since {since:%H:%M} UTC). Whether pages are "
-            "still being written is not known here: a running volume's row shows its pages once they are read."
-        )
+        text = ngettext(
+            # Translators: {quiet} is a duration (1 h 30 min); {time} is when the last volume finished.
+            "{count} pod running, no volume finished for {quiet} (since {time}). Whether pages are still being "
+            "written is not known here: a running volume's row shows its pages once they are read.",
+            "{count} pods running, no volume finished for {quiet} (since {time}). Whether pages are still being "
+            "written is not known here: a running volume's row shows its pages once they are read.",
+            working,
+        ).format(count=working, quiet=quiet, time=times.moment(since, now))
         tone = "bad"
-    detail = (
-        f"A running campaign counts as stalled when no volume finishes for {duration(after)} "
+    detail = _(
+        # Translators: {after} is a duration (1 h); HTRFLOW_STALL_MINUTES is a setting's name.
+        "A running campaign counts as stalled when no volume finishes for {after} "
         "(HTRFLOW_STALL_MINUTES, or four usual volume times with a floor of 20 min)."
-    )
+    ).format(after=duration(after))
     return Sentence(text, detail=detail, tone=tone)
 
 
-def _running(pods: int) -> str:
-    return f"{plural(pods, 'pod')} running"
-
-
 def _held_by_warmup(waiting: int, working: int, quiet: str) -> str:
-    wait = "waits" if waiting == 1 else "wait"
-    pods = plural(waiting, "pod")
-    also = f" ({number(working)} other{'s' if working != 1 else ''} running)" if working else ""
-    return (
-        f"No volume finished for {quiet}: {pods} still {wait} for the model cache{also}, so the warm-up is "
-        "what holds it back, not a volume."
+    pods = ngettext(
+        # Translators: how many pods still wait for the model cache ("3 pods still wait for the model cache").
+        "{count} pod still waits for the model cache",
+        "{count} pods still wait for the model cache",
+        waiting,
+    ).format(count=waiting)
+    if not working:
+        # Translators: {quiet} is a duration (1 h 30 min); {pods} says how many pods wait for the model cache.
+        return _("No volume finished for {quiet}: {pods}, so the warm-up is what holds it back, not a volume.").format(
+            quiet=quiet, pods=pods
+        )
+    return _(
+        # Translators: {quiet} is a duration (1 h 30 min); {pods} says how many pods wait for the model cache
+        # ("3 pods still wait for the model cache"); {others} how many other pods run ("9 others running").
+        "No volume finished for {quiet}: {pods} ({others}), so the warm-up is what holds it back, not a volume."
+    ).format(
+        quiet=quiet,
+        pods=pods,
+        others=ngettext("{count} other running", "{count} others running", working).format(count=number(working)),
     )
 
 
@@ -220,39 +305,53 @@ def pace_fact(view: CampaignPace | None) -> str:
     pace = view.pace
     parts = []
     if pace.recent is not None:
-        recent = duration(pace.recent_seconds, up=False)
-        window = "the last hour" if pace.recent_seconds >= 3600 else f"the last {recent}"
-        parts.append(f"{_rate(pace.recent)} volumes/h over {window}")
+        if pace.recent_seconds >= 3600:
+            parts.append(_("{rate} volumes/h over the last hour").format(rate=_rate(pace.recent)))
+        else:
+            parts.append(
+                # Translators: {window} is a duration (25 min): how long the pace was watched.
+                _("{rate} volumes/h over the last {window}").format(
+                    rate=_rate(pace.recent), window=duration(pace.recent_seconds, up=False)
+                )
+            )
     if pace.since_start is not None:
-        parts.append(f"{_rate(pace.since_start)} volumes/h since start")
+        parts.append(_("{rate} volumes/h since start").format(rate=_rate(pace.since_start)))
     if pace.volume_seconds:
-        parts.append(f"one volume about {duration(pace.volume_seconds)}")
+        # Translators: {duration} is how long one volume usually takes (26 min).
+        parts.append(_("one volume about {duration}").format(duration=duration(pace.volume_seconds)))
     if view.stall_after_seconds and view.running_pods:
-        parts.append(f"stalled after {duration(view.stall_after_seconds)} without a finished volume")
+        parts.append(
+            # Translators: {duration} is the stall threshold (1 h).
+            _("stalled after {duration} without a finished volume").format(duration=duration(view.stall_after_seconds))
+        )
     return "; ".join(parts)
 
 
 def _rate(per_hour: float) -> str:
-    """``9.7``, ``68``, ``1200``: two significant figures, at least one decimal below 10."""
-    return f"{per_hour:.1f}" if per_hour < 10 else f"{float(f'{per_hour:.2g}'):.0f}"
+    """``9.7``, ``68``, ``1200``: two significant figures, at least one decimal below 10 (Swedish ``9,7``)."""
+    return _decimal(per_hour) if per_hour < 10 else number_format(round(float(f"{per_hour:.2g}")), 0)
+
+
+def _decimal(value: float) -> str:
+    """``9.7`` in English, ``9,7`` in Swedish: rounded to one decimal first (Django's number_format cuts)."""
+    return number_format(round(value, 1), 1)
 
 
 # --- the pace chart's words (campaigns.presentation.pace_chart draws; these say what it draws) ------------
 
 
-def moment(at: datetime, now: datetime) -> str:
-    """A moment to the minute, unrounded: ``14:02 UTC``, with the day when it is not today's (``3 May 14:02
-    UTC``). The chart's points are times seen, so they are said as seen, unlike `clock`'s forecast."""
-    at, today = at.astimezone(UTC), now.astimezone(UTC)
-    if at.date() == today.date():
-        return f"{at:%H:%M} UTC"
-    return f"{at.day} {at:%b %H:%M} UTC"
-
-
 def chart_title(unit: str, name: str = "") -> str:
-    """The SVG's own name: ``Chart: volumes of parish finished over time (in words beside it)``."""
-    of = f" of {name}" if name else ""
-    return f"Chart: {unit}{of} finished over time (in words beside it)"
+    """The SVG's own name: ``Chart: volumes of parish finished over time (in words beside it)``; ``unit`` is
+    ``pages`` or volumes."""
+    if unit == PAGES:
+        if name:
+            # Translators: {name} is the campaign's name.
+            return _("Chart: pages of {name} finished over time (in words beside it)").format(name=name)
+        return _("Chart: pages finished over time (in words beside it)")
+    if name:
+        # Translators: {name} is the campaign's name.
+        return _("Chart: volumes of {name} finished over time (in words beside it)").format(name=name)
+    return _("Chart: volumes finished over time (in words beside it)")
 
 
 def chart_sentence(
@@ -269,48 +368,88 @@ def chart_sentence(
     """What the chart shows: its first and newest counts (None when there are none), the line's stall, and
     the forecast ``band`` as drawn (from now on; None when none is drawn), cut at ``cut_at`` when it is."""
     if first is None or last is None:
-        return f"Nothing to draw yet: no {unit} have been seen to finish."
+        if unit == PAGES:
+            return _("Nothing to draw yet: no pages have been seen to finish.")
+        return _("Nothing to draw yet: no volumes have been seen to finish.")
     (first_at, first_count), (last_at, finished) = first, last
-    told = (
-        f"The chart shows {unit} finished (done or failed) over time: {number(first_count)} at "
-        f"{moment(first_at, now)}, {number(finished)} of {number(total)} now ({moment(max(now, last_at), now)})."
-    )
+    counts = {
+        "first": number(first_count),
+        "first_time": moment(first_at, now),
+        "finished": number(finished),
+        "total": number(total),
+        "now": moment(max(now, last_at), now),
+    }
+    if unit == PAGES:
+        told = [
+            _(
+                # Translators: {first} is the count at the chart's first point, at {first_time}; {finished} of {total}
+                # are finished now, at {now}. The times are 14:02 CET, or 3 May 14:02 CET on another day.
+                "The chart shows pages finished (done or failed) over time: {first} at {first_time}, {finished} of "
+                "{total} now ({now})."
+            ).format(**counts)
+        ]
+    else:
+        told = [
+            _(
+                # Translators: {first} is the count at the chart's first point, at {first_time}; {finished} of {total}
+                # are finished now, at {now}. The times are 14:02 CET, or 3 May 14:02 CET on another day.
+                "The chart shows volumes finished (done or failed) over time: {first} at {first_time}, {finished} of "
+                "{total} now ({now})."
+            ).format(**counts)
+        ]
     if stalled_since is not None:
-        told += f" The line is flat: nothing has finished since {moment(stalled_since, now)}."
+        told.append(_("The line is flat: nothing has finished since {time}.").format(time=moment(stalled_since, now)))
     if band is not None and finished < total:
-        told += (
-            f" The hatched band is the forecast: all {number(total)} finished between "
-            f"{moment(band[0], now)} and {moment(band[1], now)}"
-        )
-        told += f" (the chart stops at {moment(cut_at, now)}; the band goes on)." if cut_at else "."
+        told.append(_band(total, band, cut_at, now))
     elif finished < total and stalled_since is None:
-        told += " No forecast is drawn yet."
-    return told
+        told.append(_("No forecast is drawn yet."))
+    return " ".join(told)
 
 
-CHART_NOW = "now"
-CHART_EARLIEST = "forecast: done at the earliest"
-CHART_LATEST = "forecast: done at the latest"
+def _band(total: int, band: tuple[datetime, datetime], cut_at: datetime | None, now: datetime) -> str:
+    """The forecast band as drawn: its ends, and where the chart cuts it when it does."""
+    ends = {"total": number(total), "earliest": moment(band[0], now), "latest": moment(band[1], now)}
+    if cut_at:
+        return _(
+            # Translators: {total} is how many there are in all; {earliest} and {latest} are the forecast's ends;
+            # {cut} is the time at the chart's right edge.
+            "The hatched band is the forecast: all {total} finished between {earliest} and {latest} (the chart "
+            "stops at {cut}; the band goes on)."
+        ).format(cut=moment(cut_at, now), **ends)
+    # Translators: {total} is how many there are in all; {earliest} and {latest} are the forecast's ends.
+    return _("The hatched band is the forecast: all {total} finished between {earliest} and {latest}.").format(**ends)
+
+
+CHART_NOW = pgettext_lazy("a row of the pace chart's table", "now")
+CHART_EARLIEST = pgettext_lazy("a row of the pace chart's table", "forecast: done at the earliest")
+CHART_LATEST = pgettext_lazy("a row of the pace chart's table", "forecast: done at the latest")
 
 
 def chart_point(count: int, previous: int | None, seen_finishing: bool) -> str:
     """What a point of the chart's table is: the start, a count seen by then, or how many more were seen
     finishing there (``seen_finishing``: a dot is drawn at it)."""
     if previous is not None and count > previous and seen_finishing:
-        return f"{number(count - previous)} more seen finished"
-    return "the start" if previous is None and count == 0 else "seen finished by then"
+        more = count - previous
+        return ngettext("{count} more seen finished", "{count} more seen finished", more).format(count=number(more))
+    if previous is None and count == 0:
+        return pgettext("a row of the pace chart's table", "the start")
+    return pgettext("a row of the pace chart's table", "seen finished by then")
 
 
 def chart_edges(total: int, unit: str, start: datetime, end: datetime, now: datetime, cut: bool) -> dict[str, str]:
     """The large chart's words on its edges: the total at the top; the left and right times and now below
-    (``→`` when the forecast goes on past the right edge)."""
-
-    def short(at: datetime) -> str:
-        return moment(at, now).removesuffix(" UTC")
-
+    (``→`` when the forecast goes on past the right edge). The times are the reader's wall clock without the
+    zone (`core.times.axis_moment`: ``10:52``, ``3 May 10:52``), so three fit under a narrow chart; the words
+    beside it name the zone."""
+    if unit == PAGES:
+        said = ngettext("{count} page", "{count} pages", total)
+    else:
+        said = ngettext("{count} volume", "{count} volumes", total)
+    right = times.axis_moment(end, now)
     return {
-        "total": f"{number(total)} {unit}",
-        "now": f"now {short(now)}",
-        "start": short(start),
-        "end": short(end) + (" →" if cut else ""),
+        "total": said.format(count=number(total)),
+        # Translators: under the pace chart, where now is on its time axis; {time} is hours:minutes (10:52).
+        "now": pgettext("the pace chart's time axis", "now {time}").format(time=times.axis_moment(now, now)),
+        "start": times.axis_moment(start, now),
+        "end": right + " →" if cut else right,
     }

@@ -4,49 +4,64 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
 from campaigns.models import QueueState, Sentence, bounded
-from campaigns.wording.words import campaign_names, plural
+from campaigns.wording.words import campaign_names
 from core.kubectl import kubectl
 
 # How a campaign the person may not see is named in its neighbours' queue sentences (campaigns.cluster.redaction).
-SOMEONE_ELSE = "another campaign"
+SOMEONE_ELSE = gettext_lazy("another campaign")
 
 
 class QueueWords(NamedTuple):
     """A queue kind whose sentence is always the same."""
 
-    text: str
+    text: str | Promise  # a lazy sentence, said in the reader's language when worded
     tone: str
     commands: bool = True  # with the Workload and ClusterQueue lines
 
 
 QUEUE_WORDS = {
     "no_workload_yet": QueueWords(
-        "Just submitted; the queue has not picked it up yet. This normally takes a few seconds.", "idle", False
+        gettext_lazy("Just submitted; the queue has not picked it up yet. This normally takes a few seconds."),
+        "idle",
+        False,
     ),
     "paused": QueueWords(
-        "Its campaign file holds it back with `suspend: true` (paused in git). It does not run until the person who "
-        "wrote the campaign removes `suspend: true` from the campaign file and applies again.",
+        gettext_lazy(
+            # Translators: `suspend: true` is a line of the campaign file, kept as it is (shown as code).
+            "Its campaign file holds it back with `suspend: true` (paused in git). It does not run until the person "
+            "who wrote the campaign removes `suspend: true` from the campaign file and applies again."
+        ),
         "idle",
     ),
     "preempted": QueueWords(
-        "Pushed aside by a more urgent campaign. It waits in the queue and resumes from finished pages when "
-        "capacity frees up; nothing to do.",
+        gettext_lazy(
+            "Pushed aside by a more urgent campaign. It waits in the queue and resumes from finished pages when "
+            "capacity frees up; nothing to do."
+        ),
         "idle",
     ),
-    "not_looked_at": QueueWords("The queue has not looked at it yet; this normally takes a few seconds.", "idle"),
-    "admitted": QueueWords("Admitted by the queue.", "ok"),
+    "not_looked_at": QueueWords(
+        gettext_lazy("The queue has not looked at it yet; this normally takes a few seconds."), "idle"
+    ),
+    "admitted": QueueWords(gettext_lazy("Admitted by the queue."), "ok"),
 }
-UNKNOWN_QUEUE = QueueWords("The reason it waits is not known; an operator can look at its Workload.", "idle")
+UNKNOWN_QUEUE = QueueWords(
+    gettext_lazy("The reason it waits is not known; an operator can look at its Workload."), "idle"
+)
 
-# Why Kueue evicted a workload, by the condition's reason.
+# Why Kueue evicted a workload, by the condition's reason: the end of "The queue stopped this campaign because …".
 EVICTED_BECAUSE = {
-    "PodsReadyTimeout": "its volumes did not get going in time",
-    "InactiveWorkload": "it was deactivated",
-    "Deactivated": "it was paused",
-    "Preempted": "a more urgent campaign needed the capacity",
-    "ClusterQueueStopped": "the queue was stopped",
-    "AdmissionCheck": "an admission check withdrew it",
+    "PodsReadyTimeout": pgettext_lazy("queue stopped it because", "its volumes did not get going in time"),
+    "InactiveWorkload": pgettext_lazy("queue stopped it because", "it was deactivated"),
+    "Deactivated": pgettext_lazy("queue stopped it because", "it was paused"),
+    "Preempted": pgettext_lazy("queue stopped it because", "a more urgent campaign needed the capacity"),
+    "ClusterQueueStopped": pgettext_lazy("queue stopped it because", "the queue was stopped"),
+    "AdmissionCheck": pgettext_lazy("queue stopped it because", "an admission check withdrew it"),
 }
 
 
@@ -58,7 +73,7 @@ def queue_sentence(queue: QueueState, namespace: str = "", job: str = "") -> Sen
         text, tone, commands = writer(queue, namespace, job)
     else:
         words = QUEUE_WORDS.get(queue.kind, UNKNOWN_QUEUE)
-        text, tone = words.text, words.tone
+        text, tone = str(words.text), words.tone
         commands = _queue_commands(queue, namespace) if words.commands else ()
     return Sentence(text, detail=_queue_detail(queue), commands=commands, tone=tone)
 
@@ -79,26 +94,47 @@ def _job_events(namespace: str, job: str) -> str:
 
 
 def _waiting(queue, namespace, job):
-    if queue.ahead is None:
-        text = "Waiting its turn in the queue."
-    elif queue.ahead == 0:
-        text = "Waiting its turn in the queue; it is next."
-    else:
-        text = f"Waiting its turn in the queue: {plural(queue.ahead, 'campaign')} ahead"
-        named = _named(queue.ahead_names, queue.hidden_ahead)
-        text += f" ({named})." if named else "."
+    said = [_waiting_turn(queue.ahead, _named(queue.ahead_names, queue.hidden_ahead))]
     holders = _named(queue.holders, queue.hidden_holders)
     if holders:
-        text += f" The queue's capacity is in use by {holders}."
-    text += " Nothing to do: it starts by itself when capacity frees up (an operator could give the queue more room)."
-    return text, "idle", _queue_commands(queue, namespace)
+        # Translators: {holders} names the campaigns that use the queue's capacity ("census-1880 and 2 other
+        # campaigns").
+        said.append(_("The queue's capacity is in use by {holders}.").format(holders=holders))
+    said.append(
+        _("Nothing to do: it starts by itself when capacity frees up (an operator could give the queue more room).")
+    )
+    return " ".join(said), "idle", _queue_commands(queue, namespace)
+
+
+def _waiting_turn(ahead: int | None, named: str) -> str:
+    """``Waiting its turn in the queue: 2 campaigns ahead (census-1880, land-1820).``"""
+    if ahead is None:
+        return _("Waiting its turn in the queue.")
+    if ahead == 0:
+        return _("Waiting its turn in the queue; it is next.")
+    if not named:
+        return ngettext(
+            "Waiting its turn in the queue: {count} campaign ahead.",
+            "Waiting its turn in the queue: {count} campaigns ahead.",
+            ahead,
+        ).format(count=ahead)
+    return ngettext(
+        # Translators: {names} names the campaigns ahead in the queue ("census-1880 and another campaign").
+        "Waiting its turn in the queue: {count} campaign ahead ({names}).",
+        "Waiting its turn in the queue: {count} campaigns ahead ({names}).",
+        ahead,
+    ).format(count=ahead, names=named)
 
 
 def _never_fits(queue, namespace, job):
     return (
-        "This campaign can never start as it is: it asks for more at once than its queue can ever give (the figures "
-        "are in the detail). It will not fix itself: the person who wrote the campaign has to lower `window` in the "
-        "campaign file (or in converter.yaml) and apply again.",
+        _(
+            # Translators: `window` is a setting of the campaign file and converter.yaml a file's name, kept as
+            # they are.
+            "This campaign can never start as it is: it asks for more at once than its queue can ever give (the "
+            "figures are in the detail). It will not fix itself: the person who wrote the campaign has to lower "
+            "`window` in the campaign file (or in converter.yaml) and apply again."
+        ),
         "bad",
         _queue_commands(queue, namespace),
     )
@@ -107,17 +143,27 @@ def _never_fits(queue, namespace, job):
 def _named(job_names: list[str], hidden: int) -> str:
     """Campaigns by name, and those the reader may not see only counted (campaigns.cluster.redaction)."""
     names = campaign_names(job_names) if job_names else ""
-    if hidden:
-        others = SOMEONE_ELSE if hidden == 1 else f"{hidden} other campaigns"
-        names = f"{names} and {others}" if names else others
-    return names
+    if not hidden:
+        return names
+    if hidden == 1:
+        others = str(SOMEONE_ELSE)
+    else:
+        # Translators: campaigns in the queue the reader may not see, only counted (always more than one here).
+        others = ngettext("{count} other campaign", "{count} other campaigns", hidden).format(count=hidden)
+    # Translators: {names} are campaigns by name ("census-1880, land-1820"); {others} those only counted
+    # ("another campaign", "3 other campaigns").
+    return _("{names} and {others}").format(names=names, others=others) if names else others
 
 
 def _no_priority_class(queue, namespace, job):
-    name = queue.priority_class or "(unnamed)"
+    name = queue.priority_class or _("(unnamed)")
     return (
-        f"The queue ignores it: its priority `{name}` does not exist on this cluster. It will not fix itself: the "
-        "person who wrote the campaign has to choose a priority the cluster has (or leave it out) and apply again.",
+        _(
+            # Translators: {name} is the priority class the campaign file names (htr-urgent), shown as code.
+            "The queue ignores it: its priority `{name}` does not exist on this cluster. It will not fix itself: the "
+            "person who wrote the campaign has to choose a priority the cluster has (or leave it out) and apply "
+            "again."
+        ).format(name=name),
         "bad",
         (kubectl("get", "workloadpriorityclasses"), _job_events(namespace, job)),
     )
@@ -125,8 +171,10 @@ def _no_priority_class(queue, namespace, job):
 
 def _kueue_silent(queue, namespace, job):
     return (
-        "The queue has not acted on this campaign for some minutes: Kueue, the queueing system, may not be running. "
-        "It starts by itself once Kueue works again; an operator should check whether Kueue is running.",
+        _(
+            "The queue has not acted on this campaign for some minutes: Kueue, the queueing system, may not be "
+            "running. It starts by itself once Kueue works again; an operator should check whether Kueue is running."
+        ),
         "bad",
         (kubectl("get", "pods", namespace="kueue-system"), _job_events(namespace, job)),
     )
@@ -136,22 +184,28 @@ def _inadmissible(queue, namespace, job):
     local = kubectl("get", "localqueue", queue.queue_name, namespace=namespace) if queue.queue_name else ""
     commands = tuple(c for c in (local, *_queue_commands(queue, namespace)) if c)
     return (
-        "The queue cannot let this campaign in as the queue is set up (what the queue says is in the detail). It "
-        "stays queued until an operator fixes the queue.",
+        _(
+            "The queue cannot let this campaign in as the queue is set up (what the queue says is in the detail). "
+            "It stays queued until an operator fixes the queue."
+        ),
         "bad",
         commands,
     )
 
 
 def _evicted(queue, namespace, job):
-    why = EVICTED_BECAUSE.get(queue.reason, "")
-    said = f" because {why}" if why else ""
-    return (
-        f"The queue stopped this campaign{said}. It is queued again and resumes from finished pages when "
-        "capacity frees up. Nothing to do unless this keeps happening; then an operator should look at the queue.",
-        "warn",
-        _queue_commands(queue, namespace),
+    why = EVICTED_BECAUSE.get(queue.reason)
+    if why is None:
+        stopped = _("The queue stopped this campaign.")
+    else:
+        # Translators: {why} ends the sentence as a clause after "because" ("a more urgent campaign needed the
+        # capacity").
+        stopped = _("The queue stopped this campaign because {why}.").format(why=why)
+    then = _(
+        "It is queued again and resumes from finished pages when capacity frees up. Nothing to do unless this "
+        "keeps happening; then an operator should look at the queue."
     )
+    return " ".join((stopped, then)), "warn", _queue_commands(queue, namespace)
 
 
 # Kinds whose sentence depends on what the queue says: each gives (text, tone, kubectl lines).
@@ -166,24 +220,43 @@ _QUEUE_WRITERS = {
 
 
 def _queue_detail(queue: QueueState) -> str:
+    """The operator's detail: the Kubernetes objects by kind and name (kept as they are), the words around them
+    in the reader's language."""
     parts = []
     if queue.workload_name:
         parts.append(f"Workload {queue.workload_name}")
     else:
-        parts.append("no Workload")
+        # Translators: Workload is a Kubernetes object kind (Kueue's), kept as it is.
+        parts.append(_("no Workload"))
     if queue.queue_name:
         parts.append(f"LocalQueue {queue.queue_name}")
     if queue.cluster_queue:
         parts.append(f"ClusterQueue {queue.cluster_queue}")
     if queue.priority_class:
-        parts.append(f"priority class {queue.priority_class}")
+        # Translators: {name} is a WorkloadPriorityClass's name (htr-urgent).
+        parts.append(_("priority class {name}").format(name=queue.priority_class))
     if queue.reason:
-        parts.append(f"reason {queue.reason}")
+        # Translators: {reason} is the reason Kueue gives, a code (Preempted).
+        parts.append(_("reason {reason}").format(reason=queue.reason))
     for fit in queue.fits:
-        parts.append(f"{fit.resource} {fit.requested} of quota {fit.quota or 'none'}")
+        parts.append(
+            # Translators: what a campaign asks of one resource against its queue's quota: {resource} (nvidia.com/gpu)
+            # {requested} (8) of quota {quota} (4).
+            _("{resource} {requested} of quota {quota}").format(
+                resource=fit.resource, requested=fit.requested, quota=fit.quota or pgettext("no quota", "none")
+            )
+        )
     if queue.pending_in_queue is not None:
-        parts.append(f"{queue.pending_in_queue} pending in the ClusterQueue across all namespaces")
+        parts.append(
+            ngettext(
+                # Translators: ClusterQueue is a Kubernetes object kind (Kueue's), kept as it is.
+                "{count} pending in the ClusterQueue across all namespaces",
+                "{count} pending in the ClusterQueue across all namespaces",
+                queue.pending_in_queue,
+            ).format(count=queue.pending_in_queue)
+        )
     text = ", ".join(parts)
     if queue.message:
-        text += f"; Kueue says: {bounded(queue.message)}"
+        # Translators: {detail} is the operator's detail above; {message} what Kueue says, quoted as it is.
+        text = _("{detail}; Kueue says: {message}").format(detail=text, message=bounded(queue.message))
     return text

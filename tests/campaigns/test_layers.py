@@ -1,5 +1,6 @@
-"""The wording sits between the domain and the presentation: it imports only the models, the contract
-and the kubectl lines (core/, below both apps) and the standard library."""
+"""The wording sits between the domain and the presentation: it imports only the models, the contract,
+the kubectl lines and the times said to a reader (core/, below both apps), Django's own translation and
+locale formats, and the standard library."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import campaigns
 
 CAMPAIGNS = Path(campaigns.__file__).parent
 PROJECT = ("campaigns", "results", "htrbrowser", "core", "devstack")
-ALLOWED = ("campaigns.models", "core.contract", "core.kubectl", "core.quality")
+ALLOWED = ("campaigns.models", "core", "core.contract", "core.kubectl", "core.quality", "core.times")
+# What of Django the words may use: the active language and zone, and locale formats; nothing that reads.
+DJANGO = ("django.utils.translation", "django.utils.formats", "django.utils.functional", "django.utils.timezone")
 
 
 def _module_file(name: str) -> Path | None:
@@ -52,11 +55,15 @@ def test_wording_imports_only_the_models_core_and_the_standard_library():
             assert allowed, (path.name, name)
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
-                roots = [alias.name.split(".")[0] for alias in node.names]
+                modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                roots = [node.module.split(".")[0]]
+                modules = [node.module]
+                if node.module == "django.utils":  # from django.utils import timezone
+                    modules = [f"django.utils.{alias.name}" for alias in node.names]
             else:
                 continue
-            for root in roots:
-                assert root in ("campaigns", "core") or root in sys.stdlib_module_names, (path.name, root)
+            for module in modules:
+                root = module.split(".")[0]
+                known = root in ("campaigns", "core") or root in sys.stdlib_module_names or module in DJANGO
+                assert known, (path.name, module)
 

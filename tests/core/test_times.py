@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -14,6 +15,7 @@ from django.utils import timezone, translation
 
 from core import times
 
+ROOT = Path(__file__).resolve().parents[2]
 STOCKHOLM = ZoneInfo("Europe/Stockholm")
 NEW_YORK = ZoneInfo("America/New_York")
 
@@ -77,12 +79,39 @@ def test_today_is_stockholms_today_past_its_midnight_while_utc_is_still_yesterda
         assert times.clock(utc("2026-12-06T08:10"), now) == "08:10 UTC tomorrow"
 
 
+@pytest.mark.parametrize(
+    ("now", "at", "said"),
+    [
+        # 25 October 2026 has 25 hours in Stockholm: 24 hours after 00:30 CEST is 23:30 CET the same day.
+        ("2026-10-24T22:30", "2026-10-25T22:30", "23:30 CET today"),
+        ("2026-10-24T22:30", "2026-10-25T23:00", "00:00 CET tomorrow"),
+        # 29 March 2026 has 23 hours: 23:59 CEST is still that day, 22:00 UTC is already the next.
+        ("2026-03-28T23:30", "2026-03-29T21:59", "23:59 CEST today"),
+        ("2026-03-28T23:30", "2026-03-29T22:00", "00:00 CEST tomorrow"),
+        ("2026-03-28T12:00", "2026-03-29T08:00", "10:00 CEST tomorrow"),
+    ],
+)
+def test_today_and_tomorrow_across_the_nights_the_clocks_change(stockholm, now, at, said):
+    assert times.clock(utc(at), utc(now)) == said
+
+
 def test_a_forecasts_day_words(stockholm):
     now = utc("2026-12-05T10:00")
     assert times.clock(utc("2026-12-05T15:15"), now) == "16:15 CET today"
     assert times.clock(utc("2026-12-06T08:10"), now) == "09:10 CET tomorrow"
     assert times.clock(utc("2026-12-07T08:10"), now) == "Mon 7 Dec 09:10 CET"
     assert times.clock(utc("2026-05-04T07:10"), utc("2026-05-01T10:00")) == "Mon 4 May 09:10 CEST"
+
+
+def test_a_moment_to_the_second_in_stockholm_winter_and_summer(stockholm):
+    now = utc("2026-12-05T15:00")
+    assert times.moment_seconds(utc("2026-12-05T13:02:07"), now) == "14:02:07 CET"
+    assert times.moment_seconds(utc("2026-12-04T13:02:59"), now) == "4 Dec 14:02:59 CET"
+    assert times.moment_seconds(utc("2026-07-04T13:02:00"), utc("2026-07-04T20:00")) == "15:02:00 CEST"
+    assert times.moment_seconds(utc("2026-12-05T23:10:05"), utc("2026-12-05T23:30")) == "00:10:05 CET", "past midnight"
+    assert times.moment_seconds(None) == "an unknown time"
+    with timezone.override(ZoneInfo("UTC")):
+        assert times.moment_seconds(utc("2026-12-05T13:02:07"), now) == "13:02:07 UTC"
 
 
 def test_new_york_in_winter_and_summer_and_its_own_evening(new_york):
@@ -95,7 +124,7 @@ def test_new_york_in_winter_and_summer_and_its_own_evening(new_york):
 
 
 # --- Swedish: the words come from the catalogue; this one is the test's own, so the mechanics are checked
-# whatever the project's catalogue holds today (tests/test_catalogues.py checks that one).
+# whatever the project's catalogue holds today (tests/test_catalogue.py checks that one; the last test here reads it).
 
 _SWEDISH = [
     ("month, abbreviated in a date", "Dec", "dec."),
@@ -139,6 +168,7 @@ def test_swedish_words_and_order(swedish):
     # The weekday is Django's own Swedish word.
     assert times.clock(utc("2026-12-07T08:10"), now) == "mån 7 dec. 09:10 CET"
     assert times.moment(None) == "en okänd tid"
+    assert times.moment_seconds(utc("2026-12-04T13:02:07"), now) == "4 dec. 14:02:07 CET"
 
 
 def test_the_template_filters_say_the_same(stockholm):
@@ -150,3 +180,26 @@ def test_the_template_filters_say_the_same(stockholm):
     said = page.render(Context({"at": utc("2026-12-05T13:02"), "other": utc("2026-12-04T13:02"), "now": now,
                                 "nothing": None, "text": "not a time"}))
     assert said == "14:02 CET|4 Dec 14:02 CET|14:02 CET today|5 Dec 2026|an unknown time||Europe/Stockholm"
+
+
+def test_swedish_from_the_projects_own_catalogue():
+    """What a Swedish reader in Stockholm reads, from locale/sv as `make messages` compiled it: "5 dec. 2026",
+    the day words of the glossary (i dag, i morgon), the abbreviation telling the two 02:30s of October apart."""
+    source = ROOT / "locale" / "sv" / "LC_MESSAGES" / "django.po"
+    compiled = source.with_suffix(".mo")
+    assert source.exists(), f"{source.relative_to(ROOT)} does not exist yet: the Swedish catalogue is not written"
+    assert compiled.exists() and compiled.stat().st_mtime >= source.stat().st_mtime, (
+        f"{compiled.relative_to(ROOT)} is missing or older than the .po: `make messages` compiles it"
+    )
+    now = utc("2026-12-05T10:00")
+    with translation.override("sv"), timezone.override(STOCKHOLM):
+        assert times.day(utc("2026-12-05T13:02")) == "5 dec. 2026"
+        assert times.moment(utc("2026-12-04T13:02"), now) == "4 dec. 14:02 CET"
+        assert times.moment(utc("2026-12-05T13:02"), now) == "14:02 CET"
+        today, tomorrow = times.clock(utc("2026-12-05T15:15"), now), times.clock(utc("2026-12-06T08:10"), now)
+        assert "i dag" in today and "16:15 CET" in today, today
+        assert "i morgon" in tomorrow and "09:10 CET" in tomorrow, tomorrow
+        autumn = utc("2026-10-25T12:00")
+        assert times.moment(utc("2026-10-25T00:30"), autumn) == "02:30 CEST"
+        assert times.moment(utc("2026-10-25T01:30"), autumn) == "02:30 CET"
+        assert times.moment(None) != "an unknown time", "said in Swedish"

@@ -1,5 +1,6 @@
 """The "Re-run N failed volumes" file: exactly the failed volumes as the campaign record holds them, and
-plain words on what an apply does with it (campaigns/domain/rerun.py), on the campaign page and as a download."""
+plain words on what an apply does with it (the facts from campaigns/domain/rerun.py, the words from
+campaigns/wording/rerun.py), on the campaign page and as a download."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import yaml
 from campaigns.cluster import reading
 from campaigns.domain import rerun
 from campaigns.domain.projection import parse_volumes_txt, project
+from campaigns.wording import rerun as rerun_words
 from devstack import kube_samples as objects
 from tests.campaigns.cluster.test_kube import campaign_job, workload
 from tests.campaigns.web.test_views import failed_pod, page_text, prepared_cluster
@@ -94,15 +96,22 @@ def test_the_file_is_named_after_the_campaign_with_the_first_free_rerun_number()
     assert rerun.rerun_name("parish-rerun-2", {"parish-rerun-3"}) == "parish-rerun-4"
 
 
+def said(plan: rerun.RerunPlan) -> rerun_words.OutlookWords:
+    return rerun_words.outlook_words(plan, rerun.outlook(plan))
+
+
 def test_same_pipeline_while_the_campaign_runs_is_held_back_and_resumes():
-    outlook = rerun.outlook(rerun.plan_rerun(running_campaign()))
+    facts = rerun.outlook(rerun.plan_rerun(running_campaign()))
+    assert (facts.start, facts.same_pipeline) == ("held_back", True)
+    outlook = said(rerun.plan_rerun(running_campaign()))
     assert outlook.start.startswith("Held back while parish still runs")
     assert "same pipeline id (swe-lines-v2)" in outlook.start
-    assert "resumes from the pages it already finished under htr-batch/swe-lines-v2/" in outlook.resume
+    assert "resumes from the pages it already finished under `htr-batch/swe-lines-v2/`" in outlook.resume
 
 
 def test_same_pipeline_after_the_campaign_finished_starts_at_once():
-    outlook = rerun.outlook(rerun.plan_rerun(finished_campaign()))
+    assert rerun.outlook(rerun.plan_rerun(finished_campaign())).start == "at_once"
+    outlook = said(rerun.plan_rerun(finished_campaign()))
     assert outlook.start.startswith("Starts at once")
     assert "parish has finished" in outlook.start
     assert "Held back" not in outlook.start
@@ -111,14 +120,16 @@ def test_same_pipeline_after_the_campaign_finished_starts_at_once():
 def test_a_new_pipeline_id_starts_at_once_even_while_the_campaign_runs_and_starts_pages_over():
     plan = rerun.plan_rerun(running_campaign(), pipeline="swe-lines-v3")
     assert yaml.safe_load(rerun.campaign_file(plan))["pipeline"] == "swe-lines-v3"
-    outlook = rerun.outlook(plan)
+    assert (rerun.outlook(plan).start, rerun.outlook(plan).same_pipeline) == ("new_pipeline", False)
+    outlook = said(plan)
     assert outlook.start.startswith("Starts at once (when the queue has room), even while parish still runs")
-    assert "pipelines/swe-lines-v3.yaml must exist" in outlook.start
+    assert "`pipelines/swe-lines-v3.yaml` must exist" in outlook.start
     assert "every page is processed again" in outlook.resume and "swe-lines-v2" in outlook.resume
 
 
 def test_failures_a_rerun_cannot_fix_come_first_and_the_rest_are_said_to_pass():
-    outlook = rerun.outlook(rerun.plan_rerun(running_campaign()))
+    assert rerun.outlook(rerun.plan_rerun(running_campaign())).fix_first == [("setup_permanent", ["1871"])]
+    outlook = said(rerun.plan_rerun(running_campaign()))
     assert [ids for _words, ids in outlook.fix_first] == [["1871"]]
     assert "manifest could not be read" in outlook.fix_first[0][0]
     assert sorted(outlook.should_pass) == ["loose-scans-0042", "old-render"]
@@ -126,8 +137,10 @@ def test_failures_a_rerun_cannot_fix_come_first_and_the_rest_are_said_to_pass():
 
 
 def test_a_bad_pipeline_id_is_refused_with_a_sentence():
-    with pytest.raises(rerun.RerunRefused, match="file stem in pipelines/"):
+    with pytest.raises(rerun.RerunRefused) as refused:
         rerun.plan_rerun(running_campaign(), pipeline="../etc")
+    assert refused.value.code == "pipeline_id"
+    assert "file stem in pipelines/" in rerun_words.refusal(refused.value.code)
 
 
 def test_a_line_too_long_to_copy_is_left_out_and_said():
@@ -137,10 +150,11 @@ def test_a_line_too_long_to_copy_is_left_out_and_said():
     [campaign] = project(scene_with(job, volumes, failed_pods("parish")), objects.NOW)
     plan = rerun.plan_rerun(campaign)
     assert [e.id for e in plan.entries] == ["1871", "old-render"]
-    assert plan.left_out[0][0] == "huge" and "too long" in plan.left_out[0][1]
+    assert plan.left_out == [("huge", "too_long")]
+    assert "too long" in said(plan).left_out[0][1]
     text = rerun.campaign_file(plan)
     assert [e["id"] for e in entries_of(text)] == ["1871", "old-render"]
-    assert "# left out: huge" in text
+    assert "# left out: huge: its line in the campaign record is too long" in text
     assert parse_volumes_txt("huge\t" + long_images + "\n")[0].source.endswith("…")
 
 

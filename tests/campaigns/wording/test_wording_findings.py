@@ -259,7 +259,7 @@ def test_waiting_volumes_say_since_when_and_when_they_give_up_and_nobody_acts():
         "24 Sep 06:21 UTC.",
         tone="idle",
     )
-    # Read on the same day, the times drop the date (pace.moment), all through one function.
+    # Read on the same day, the times drop the date (core.times.moment), all through one function.
     assert "filled by 06:50 UTC," in finding_sentence(finding, now=SEP_24).text
     assert when(finding.since, SEP_24) == "06:20 UTC" and when(finding.since) == "24 Sep 06:20 UTC"
 
