@@ -29,6 +29,8 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from campaigns.cluster import gc_tuning, informer, kube, sources, status_records
 from campaigns.domain.projection import Projection, project_again
@@ -57,7 +59,7 @@ class Reading:
     edition: int = 0
     unreachable_since: datetime | None = None
     cause: str = ""
-    problem: str = ""  # the sentence of what cannot be read now
+    problem: str = ""  # the sentence of what cannot be read now (lazy: worded in each reader's language)
 
     @property
     def read_at(self) -> datetime:
@@ -167,7 +169,7 @@ class Board:
         failing = [each for each in self._required() if each.failure is not None or not each.known]
         if failing and self.current is None and all(each.synced.is_set() for each in self.informers):
             trouble = _newest(failing)
-            self.first_problem = trouble or kube.ClusterUnavailable("The cluster has not been read yet.")
+            self.first_problem = trouble or kube.ClusterUnavailable(gettext_lazy("The cluster has not been read yet."))
             self._notify()
             return
         if self.current is None and not all(each.synced.is_set() for each in self.informers):
@@ -213,9 +215,9 @@ class Board:
             return self.current
         if self.first_problem is not None:
             raise self.first_problem
-        raise kube.ClusterUnavailable(
-            f"The cluster did not answer within {_first_read_seconds():g} seconds.", kube.SLOW
-        )
+        # Translators: {seconds} is how long the first page waited for the cluster's first reading (18).
+        said = gettext_lazy("The cluster did not answer within {seconds} seconds.")
+        raise kube.ClusterUnavailable(format_lazy(said, seconds=kube.seconds_said(_first_read_seconds())), kube.SLOW)
 
     def settle(self, seconds: float = 10.0) -> Reading:
         """Wait until the reading holds every change the API server had when this was called (tests)."""
@@ -264,7 +266,7 @@ def _replace(reading: Reading, since: datetime, trouble: kube.ClusterUnavailable
         reading.edition if reading.unreachable_since else reading.edition + 1,
         unreachable_since=reading.unreachable_since or since,
         cause=trouble.cause if trouble else kube.UNREACHABLE,
-        problem=trouble.sentence if trouble else "",
+        problem=trouble.said if trouble else "",
     )
 
 

@@ -53,6 +53,8 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from django.utils.translation import gettext_lazy
+
 from campaigns.cluster import gc_tuning, kube, sources, watches
 from core import metrics
 
@@ -281,13 +283,17 @@ class Informer:
         if self._early_since is None:
             self._early_since = now
         elif now - self._early_since >= WATCHES_FAILING_SECONDS and self.failure is None:
-            what = "answers watches with something other than changes" if how == NOT_A_STREAM else "ends every watch"
-            self._watch_trouble = True
-            self._failed(
-                kube.ClusterUnavailable(
-                    f"The cluster's API (or a proxy before it) {what}, so changes are not followed.", kube.BROKEN
+            if how == NOT_A_STREAM:
+                said = gettext_lazy(
+                    "The cluster's API (or a proxy before it) answers watches with something other than changes, "
+                    "so changes are not followed."
                 )
-            )
+            else:
+                said = gettext_lazy(
+                    "The cluster's API (or a proxy before it) ends every watch, so changes are not followed."
+                )
+            self._watch_trouble = True
+            self._failed(kube.ClusterUnavailable(said, kube.BROKEN))
 
     def _watch_proved(self) -> None:
         """A watch lasted or brought enough: watches work (again)."""

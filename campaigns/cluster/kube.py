@@ -2,7 +2,9 @@
 
 Every call has a connect and a read timeout (`settings.HTRFLOW_KUBE_TIMEOUT`); objects come back as
 the plain camelCase dicts the API server sends. Lists are paged (`PAGE_SIZE`) and give the list's
-`resourceVersion`. A failure is `ClusterUnavailable`, with a sentence for the page and a `cause`.
+`resourceVersion`. A failure is `ClusterUnavailable`, with a sentence for the page and a `cause`. A failure
+is met by a board's thread and shown to every reader, so its sentence is kept lazy (`gettext_lazy`,
+`format_lazy`) and worded in each reader's language when a page asks for it.
 
 Built on this: `campaigns.cluster.watches` follows a list's changes from a version on,
 `campaigns.cluster.sources` says which lists make a namespace's snapshot, `campaigns.cluster.writes`
@@ -17,9 +19,14 @@ import logging
 import os
 import threading
 from dataclasses import dataclass
+from decimal import Decimal
 
 import urllib3
 from django.conf import settings
+from django.utils.formats import number_format
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from kubernetes import client as k8s_client
 from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
@@ -48,13 +55,22 @@ REFUSED, THROTTLED, UNREACHABLE, SLOW, BROKEN, NOT_CONNECTED, DOWN = (
 
 
 class ClusterUnavailable(Exception):
-    """The Kubernetes API could not be read; `sentence` says so in words fit for a page."""
+    """The Kubernetes API could not be read; `sentence` says so in words fit for a page.
 
-    def __init__(self, sentence: str, cause: str = UNREACHABLE, status: int | None = None):
+    Made where the trouble is met (often a board's thread, for every reader at once), it keeps its words
+    lazy: `sentence` words them in the language active where it is read.
+    """
+
+    def __init__(self, sentence, cause: str = UNREACHABLE, status: int | None = None):
         super().__init__(sentence)
-        self.sentence = sentence
+        self.said = sentence  # a str, or a lazy sentence (gettext_lazy, format_lazy)
         self.cause = cause
         self.status = status  # the HTTP status when the API answered
+
+    @property
+    def sentence(self) -> str:
+        """The words, in the language active now."""
+        return str(self.said)
 
 
 class NotReadable(Exception):
@@ -64,6 +80,12 @@ class NotReadable(Exception):
         super().__init__(status)
         self.status = status
         self.cause = {403: REFUSED, 410: "expired"}.get(status, "not-served")  # for core.metrics
+
+
+def seconds_said(seconds: float):
+    """A number of seconds as a sentence says it, in the reader's locale when it is read (``0.5``, Swedish
+    ``0,5``; ``12`` rather than ``12.0``): lazy, for a sentence kept lazy."""
+    return lazy(number_format, str)(Decimal(f"{float(seconds):g}"))
 
 
 @dataclass(frozen=True)
@@ -85,14 +107,17 @@ def _config_key() -> tuple:
     path = settings.KUBECONFIG
     if not path:
         raise ClusterUnavailable(
-            "This site is not connected to a cluster: it runs outside Kubernetes and no kubeconfig is set (KUBECONFIG)."
+            gettext_lazy(
+                "This site is not connected to a cluster: it runs outside Kubernetes and no kubeconfig is set "
+                "(KUBECONFIG)."
+            )
         )
     try:
         stat = os.stat(path)
     except OSError:
-        raise ClusterUnavailable(
-            f"The kubeconfig file {path} cannot be read, so the cluster cannot be asked."
-        ) from None
+        # Translators: {path} is the kubeconfig file's path on the site's machine.
+        said = gettext_lazy("The kubeconfig file {path} cannot be read, so the cluster cannot be asked.")
+        raise ClusterUnavailable(format_lazy(said, path=path)) from None
     return ("kubeconfig", path, stat.st_mtime_ns, stat.st_size)
 
 
@@ -106,7 +131,7 @@ def _load_configuration(key: tuple) -> k8s_client.Configuration:
     except (ConfigException, OSError, ValueError, TypeError) as error:
         log.warning("cannot load the Kubernetes configuration: %s", error)
         raise ClusterUnavailable(
-            "The cluster configuration could not be loaded, so the cluster cannot be asked."
+            gettext_lazy("The cluster configuration could not be loaded, so the cluster cannot be asked.")
         ) from None
     # One try per call: a slow or down API must cost one timeout, not urllib3's default of four.
     configuration.retries = 0
@@ -168,33 +193,48 @@ def answered(status: int, reason: str | None) -> ClusterUnavailable:
     log.debug("Kubernetes API answered %s", status)
     if status == 429:
         return ClusterUnavailable(
-            "The cluster's API is turning this site's reads away as too many for now (429).", THROTTLED, status
+            gettext_lazy("The cluster's API is turning this site's reads away as too many for now (429)."),
+            THROTTLED,
+            status,
         )
     if status == 401:
-        return ClusterUnavailable("The cluster's API does not accept this site's credentials (401).", REFUSED, status)
-    return ClusterUnavailable(
-        f"The cluster's API answered {status} ({reason or 'no reason given'}) instead of the campaigns.", BROKEN, status
-    )
+        return ClusterUnavailable(
+            gettext_lazy("The cluster's API does not accept this site's credentials (401)."), REFUSED, status
+        )
+    if not reason:
+        # Translators: {status} is the HTTP status the Kubernetes API answered with (500).
+        said = gettext_lazy("The cluster's API answered {status} (no reason given) instead of the campaigns.")
+        return ClusterUnavailable(format_lazy(said, status=status), BROKEN, status)
+    # Translators: {status} is the HTTP status the Kubernetes API answered with (500), {reason} its own words
+    # for it (Internal Server Error), as the API sent them.
+    said = gettext_lazy("The cluster's API answered {status} ({reason}) instead of the campaigns.")
+    return ClusterUnavailable(format_lazy(said, status=status, reason=reason), BROKEN, status)
 
 
+# Translators: {seconds} is the site's timeout for the cluster's API (1.5).
+_NOT_TAKEN = gettext_lazy("The cluster could not be reached. Nothing took the connection to its API server "
+                          "within {seconds} seconds (a network or firewall problem, or it is off).")
+# Translators: {seconds} is the site's timeout for the cluster's API (1.5).
+_TOO_SLOW = gettext_lazy("The cluster is too slow to answer. Its API server took the connection but did not "
+                         "answer within {seconds} seconds.")
 # What went wrong on the way to the API, by what the exception chain holds; the first match words it.
 # Read from the chain, not the class: urllib3 2 makes NewConnectionError (a refused connection, a failed
 # name lookup) a ConnectTimeoutError, so the class alone words a server that is down as a slow one.
-_BROKE = (BaseException, UNREACHABLE, "The cluster could not be reached. The connection to its API server "
-          "broke before an answer came.")
+_BROKE = (BaseException, UNREACHABLE, gettext_lazy(
+    "The cluster could not be reached. The connection to its API server broke before an answer came."))
 _ON_THE_WAY = (
-    (ConnectionRefusedError, DOWN, "The cluster is not taking connections. Its API server refused the "
-     "connection (nothing listens at its address): it may be down or restarting."),
-    (urllib3.exceptions.NameResolutionError, UNREACHABLE, "The cluster could not be reached. The name of its "
-     "API server's address could not be looked up."),
-    (urllib3.exceptions.NewConnectionError, UNREACHABLE, "The cluster could not be reached. The connection to "
-     "its API server could not be made (no route to it, or the network refused)."),
-    (urllib3.exceptions.ConnectTimeoutError, UNREACHABLE, "The cluster could not be reached. Nothing took the "
-     "connection to its API server within {seconds} seconds (a network or firewall problem, or it is off)."),
-    ((urllib3.exceptions.ReadTimeoutError, TimeoutError), SLOW, "The cluster is too slow to answer. Its API "
-     "server took the connection but did not answer within {seconds} seconds."),
-    (urllib3.exceptions.SSLError, UNREACHABLE, "The cluster could not be reached safely. Its API server's "
-     "certificate was not accepted."),
+    (ConnectionRefusedError, DOWN, gettext_lazy(
+        "The cluster is not taking connections. Its API server refused the connection (nothing listens at its "
+        "address): it may be down or restarting.")),
+    (urllib3.exceptions.NameResolutionError, UNREACHABLE, gettext_lazy(
+        "The cluster could not be reached. The name of its API server's address could not be looked up.")),
+    (urllib3.exceptions.NewConnectionError, UNREACHABLE, gettext_lazy(
+        "The cluster could not be reached. The connection to its API server could not be made (no route to it, "
+        "or the network refused).")),
+    (urllib3.exceptions.ConnectTimeoutError, UNREACHABLE, _NOT_TAKEN),
+    ((urllib3.exceptions.ReadTimeoutError, TimeoutError), SLOW, _TOO_SLOW),
+    (urllib3.exceptions.SSLError, UNREACHABLE, gettext_lazy(
+        "The cluster could not be reached safely. Its API server's certificate was not accepted.")),
     _BROKE,
 )
 
@@ -213,7 +253,7 @@ def _connection_trouble(error: Exception) -> ClusterUnavailable:
     chain = _chain(error)
     log.debug("Kubernetes API unreachable: %s", " <- ".join(type(each).__name__ for each in chain))
     _kinds, cause, sentence = _trouble_row(chain)
-    return ClusterUnavailable(sentence.format(seconds=f"{settings.HTRFLOW_KUBE_TIMEOUT:g}"), cause)
+    return ClusterUnavailable(format_lazy(sentence, seconds=seconds_said(settings.HTRFLOW_KUBE_TIMEOUT)), cause)
 
 
 def _chain(error: BaseException) -> list[BaseException]:
@@ -246,7 +286,7 @@ def _call_sized(method, path, query=None, body=None, content_type=None, decode=j
         raise _connection_trouble(error) from None
     except ValueError:
         log.warning("Kubernetes API sent something other than JSON for %s %s", method, path)
-        raise ClusterUnavailable("The cluster's API sent an answer that is not JSON.", BROKEN) from None
+        raise ClusterUnavailable(gettext_lazy("The cluster's API sent an answer that is not JSON."), BROKEN) from None
 
 
 def list_all(path: str, label_selector: str | None = None, field_selector: str | None = None) -> list[dict]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from campaigns.cluster import kept, kube
 from campaigns.models import Snapshot
@@ -91,11 +92,13 @@ def sources(namespace: str) -> list[Source]:
 def refused_sentence(source: Source, status: int) -> kube.ClusterUnavailable:
     if status == 403:
         return kube.ClusterUnavailable(
-            "This site's service account may not list what the campaign browser needs (the API answered 403).",
+            gettext_lazy(
+                "This site's service account may not list what the campaign browser needs (the API answered 403)."
+            ),
             kube.REFUSED,
         )
     return kube.ClusterUnavailable(
-        "The cluster's API does not serve the objects the campaign browser needs.", kube.BROKEN
+        gettext_lazy("The cluster's API does not serve the objects the campaign browser needs."), kube.BROKEN
     )
 
 

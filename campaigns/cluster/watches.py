@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import urllib3
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from campaigns.cluster import kube
 from core import metrics
@@ -88,7 +89,9 @@ def _events(response) -> Iterator[dict]:
         try:
             event = json.loads(line)
         except ValueError:
-            raise kube.ClusterUnavailable("The cluster's API sent a change that is not JSON.", kube.BROKEN) from None
+            raise kube.ClusterUnavailable(
+                gettext_lazy("The cluster's API sent a change that is not JSON."), kube.BROKEN
+            ) from None
         if not isinstance(event, dict):
             continue
         if event.get("type") == "ERROR":

@@ -16,10 +16,11 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import pgettext, pgettext_lazy
 
 from campaigns.domain.pace import with_pages
 from campaigns.domain.quality import CampaignQuality, campaign_quality
-from campaigns.models import RUNNING, Campaign, Sentence, Volume, bounded
+from campaigns.models import RUNNING, Campaign, Sentence, Volume, bounded, parse_time
 from campaigns.models.findings import Finding
 from campaigns.models.pace import PageEvidence
 from campaigns.presentation.overview import said_of
@@ -34,6 +35,7 @@ from campaigns.wording.queue import queue_sentence
 from campaigns.wording.states import WARMUP_AREAS, held_by
 from campaigns.wording.volumes import NO_SENTENCE, volume_sentence
 from campaigns.wording.warmup import WARMUP_WAITING, campaign_warmup_sentence
+from core import times
 from core.contract import LABEL_COMPLETION_INDEX, LABEL_WORKLOAD_JOB_UID
 from core.kubectl import job_pods, kubectl
 from results.store.keys import url_for_key
@@ -112,12 +114,12 @@ class VolumeRow:
     @property
     def sentence_text(self) -> str:
         """A problem row's sentence (a volume without one still gets a few words)."""
-        return self.said.text or NO_SENTENCE
+        return self.said.text or str(NO_SENTENCE)
 
     @property
     def progress_note(self) -> str:
         """A running row whose progress was not read: what the store answered instead, if anything."""
-        return (self.progress.note if self.progress is not None else "") or PROGRESS_NOT_KNOWN
+        return (self.progress.note if self.progress is not None else "") or str(PROGRESS_NOT_KNOWN)
 
     @property
     def failed_pages(self) -> int:
@@ -362,45 +364,85 @@ def _asks(queue) -> str:
     """What a waiting campaign asks of its ClusterQueue, against the quota, per resource."""
     if queue is None:
         return ""
-    return "; ".join(f"{f.resource} {f.requested} of quota {f.quota or 'none'}" for f in queue.fits)
+    # Translators: one resource a queued campaign asks for, in the operator's facts: {resource} is its name
+    # (nvidia.com/gpu), {requested} and {quota} quantities as Kubernetes writes them (8, 16Gi).
+    asks = pgettext("operator fact", "{resource} {requested} of quota {quota}")
+    # Translators: the quota of a resource the ClusterQueue does not give at all.
+    no_quota = pgettext("a resource's quota", "none")
+    return "; ".join(
+        asks.format(resource=f.resource, requested=f.requested, quota=f.quota or no_quota) for f in queue.fits
+    )
 
 
 def _pending_in_queue(queue) -> str:
     if queue is None or queue.pending_in_queue is None:
         return ""
-    return f"{queue.pending_in_queue} (all namespaces)"
+    # Translators: how many workloads wait in the ClusterQueue, counted over every namespace.
+    return pgettext("operator fact", "{count} (all namespaces)").format(count=queue.pending_in_queue)
 
 
+def _applied_at(record) -> str:
+    """When the campaign was applied, said as every time is; the annotation as it is when it is no time."""
+    at = parse_time(record.applied_at)
+    return times.moment(at) if at is not None else record.applied_at
+
+
+# The operator's facts by key, and their labels. Kubernetes' kinds (Job, Workload, LocalQueue, ClusterQueue)
+# are names, said as Kubernetes says them; the other labels are words.
+_FACT_LABELS = {
+    "job": "Job",
+    "jobs": "Jobs",
+    "job_uid": pgettext_lazy("operator fact", "Job uid"),
+    "campaign_file": pgettext_lazy("operator fact", "Campaign file"),
+    "workload": "Workload",
+    "local_queue": "LocalQueue",
+    "cluster_queue": "ClusterQueue",
+    "priority_class": pgettext_lazy("operator fact", "Priority class"),
+    "queue_reason": pgettext_lazy("operator fact", "Queue reason"),
+    "kueue_says": pgettext_lazy("operator fact", "Kueue says"),
+    "asks": pgettext_lazy("operator fact", "Asks of the queue"),
+    "pending": pgettext_lazy("operator fact", "Pending in ClusterQueue"),
+    "parallelism": pgettext_lazy("operator fact", "Parallelism"),
+    "pace": pgettext_lazy("operator fact", "Pace"),
+    "pipeline": pgettext_lazy("operator fact", "Pipeline"),
+    "pipeline_sha256": pgettext_lazy("operator fact", "Pipeline sha256"),
+    "commit": pgettext_lazy("operator fact", "Campaigns commit"),
+    "applied_by": pgettext_lazy("operator fact", "Applied by"),
+    "applied_at": pgettext_lazy("operator fact", "Applied at"),
+    "image": pgettext_lazy("operator fact", "Image"),
+    "results": pgettext_lazy("operator fact", "Results"),
+}
 # Names and paths an operator pastes into a terminal get a copy button beside them.
-COPYABLE_FACTS = {"Job", "Jobs", "Campaign file", "Workload", "Pipeline", "Results"}
+COPYABLE_FACTS = {"job", "jobs", "campaign_file", "workload", "pipeline", "results"}
 
 
 def operator_facts(campaign: Campaign) -> list[tuple[str, str, bool]]:
-    """The campaign's own facts; those of its pipeline's model cache are apart (`cache_facts`)."""
+    """The campaign's own facts as (label, value, whether it gets a copy button); those of its pipeline's
+    model cache are apart (`cache_facts`)."""
     queue = campaign.queue
     facts = [
-        ("Job" if len(campaign.parts) <= 1 else "Jobs", ", ".join(campaign.parts or [campaign.name])),
-        ("Job uid", campaign.job_uid),
-        ("Campaign file", campaign.campaign),
-        ("Workload", campaign.workload_name or (queue.workload_name if queue else "")),
-        ("LocalQueue", campaign.queue_name or (queue.queue_name if queue else "")),
-        ("ClusterQueue", campaign.cluster_queue_name or (queue.cluster_queue if queue else "")),
-        ("Priority class", campaign.priority_class),
-        ("Queue reason", queue.reason if queue else ""),
-        ("Kueue says", queue.message if queue else ""),
-        ("Asks of the queue", _asks(queue)),
-        ("Pending in ClusterQueue", _pending_in_queue(queue)),
-        ("Parallelism", str(campaign.parallelism) if campaign.parallelism else ""),
-        ("Pace", pace_fact(campaign.pace)),
-        ("Pipeline", campaign.pipeline),
-        ("Pipeline sha256", campaign.pipeline_sha256),
-        ("Campaigns commit", campaign.record.commit),
-        ("Applied by", campaign.record.applied_by),
-        ("Applied at", campaign.record.applied_at),
-        ("Image", campaign.record.image_digest),
-        ("Results", campaign.results_prefix),
+        ("job" if len(campaign.parts) <= 1 else "jobs", ", ".join(campaign.parts or [campaign.name])),
+        ("job_uid", campaign.job_uid),
+        ("campaign_file", campaign.campaign),
+        ("workload", campaign.workload_name or (queue.workload_name if queue else "")),
+        ("local_queue", campaign.queue_name or (queue.queue_name if queue else "")),
+        ("cluster_queue", campaign.cluster_queue_name or (queue.cluster_queue if queue else "")),
+        ("priority_class", campaign.priority_class),
+        ("queue_reason", queue.reason if queue else ""),
+        ("kueue_says", queue.message if queue else ""),
+        ("asks", _asks(queue)),
+        ("pending", _pending_in_queue(queue)),
+        ("parallelism", str(campaign.parallelism) if campaign.parallelism else ""),
+        ("pace", pace_fact(campaign.pace)),
+        ("pipeline", campaign.pipeline),
+        ("pipeline_sha256", campaign.pipeline_sha256),
+        ("commit", campaign.record.commit),
+        ("applied_by", campaign.record.applied_by),
+        ("applied_at", _applied_at(campaign.record)),
+        ("image", campaign.record.image_digest),
+        ("results", campaign.results_prefix),
     ]
-    return [(label, bounded(value, 300), label in COPYABLE_FACTS) for label, value in facts if value]
+    return [(str(_FACT_LABELS[key]), bounded(value, 300), key in COPYABLE_FACTS) for key, value in facts if value]
 
 
 @dataclass

@@ -122,9 +122,9 @@ def _entry(kind: str, event: str, title: str, summary: str, when: datetime, url:
     return Entry(
         id=f"urn:uuid:{uuid.uuid5(ENTRY_IDS, event)}",
         kind=kind,
-        label=words.KIND_LABELS[kind],
-        title=feed_text(title),
-        summary=feed_text(summary),
+        label=str(words.KIND_LABELS[kind]),
+        title=feed_text(str(title)),
+        summary=feed_text(str(summary)),
         updated=when,
         url=url,
     )

@@ -12,11 +12,15 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.utils.translation import get_language
+
 from campaigns.models import PHASE_KEYS, PHASES, Campaign, Sentence, Volume
+from campaigns.templatetags.vocabulary import phase_word
 from campaigns.wording.lists import ALL_CAMPAIGNS, NEED_ATTENTION
 from campaigns.wording.pace import stall_line
 from campaigns.wording.states import campaign_sentence
 from campaigns.wording.volumes import volume_sentence
+from core import times
 from core.per_object_cache import WhileAlive
 
 ATTENTION_CARDS = 3  # full cards shown without asking: the first campaigns that need attention
@@ -34,6 +38,12 @@ def dom_key(campaign_ident: str) -> str:
     return campaign_ident.replace("/", "--")
 
 
+def reader() -> tuple[str, str]:
+    """Whose words something rendered is in: the active language and time zone. Every memory of sentences or
+    markup shared between readers keeps them under this too, so no reader is shown another's language or clock."""
+    return get_language() or "", times.zone_label()
+
+
 @dataclass
 class StateChoice:
     key: str  # "" for all, a phase key, or "attention"
@@ -49,13 +59,13 @@ def state_choices(campaigns: list[Campaign], wanted: str) -> list[StateChoice]:
     for campaign in campaigns:
         by_phase[campaign.phase] = by_phase.get(campaign.phase, 0) + 1
     trouble = sum(1 for c in campaigns if c.in_trouble)
-    choices = [StateChoice("", ALL_CAMPAIGNS, len(campaigns), wanted == "")]
+    choices = [StateChoice("", str(ALL_CAMPAIGNS), len(campaigns), wanted == "")]
     if trouble:
-        choices.append(StateChoice(ATTENTION, NEED_ATTENTION, trouble, wanted == ATTENTION))
+        choices.append(StateChoice(ATTENTION, str(NEED_ATTENTION), trouble, wanted == ATTENTION))
     for phase in PHASES:
         if by_phase.get(phase):
             key = PHASE_KEYS[phase]
-            choices.append(StateChoice(key, phase, by_phase[phase], wanted == key))
+            choices.append(StateChoice(key, phase_word(phase), by_phase[phase], wanted == key))
     return choices
 
 
@@ -112,15 +122,16 @@ class Hit:
         return volume_sentence(self.volume)
 
 
-# A campaign's state sentence, worded once per campaign object of a reading: every poll of every tab asks
-# for each line's sentence to tell whether the line changed, and the words only change when the reading
-# replaces the campaign. A copy made for one person (other campaigns' names left out) is keyed apart.
+# A campaign's state sentence, worded once per campaign object of a reading and reader (language and zone):
+# every poll of every tab asks for each line's sentence to tell whether the line changed, and the words only
+# change when the reading replaces the campaign. A copy made for one person (other campaigns' names left out)
+# is keyed apart.
 _said = WhileAlive(most=20_000)
 
 
 def said_of(campaign: Campaign) -> Sentence:
     owner = getattr(campaign, "shown_from", campaign)  # a copy is new at every request; its reading's campaign is not
-    key = (campaign.namespace, campaign.name, getattr(campaign, "shown_as", ""))
+    key = (*reader(), campaign.namespace, campaign.name, getattr(campaign, "shown_as", ""))
     said = _said.get(key, owner)
     if said is None:
         said = campaign_sentence(campaign)

@@ -8,7 +8,8 @@ where it is cut). `layout` is the geometry alone, in the SVG's own units, so tes
 things are drawn. `chart_for` is the adapter from a campaign's `pace` (models/pace.py) to those inputs.
 
 Two sizes: a sparkline for a card (no text inside it; its sentence sits under it) and a larger chart
-for the campaign page, with the times on its edges and a dot where volumes were seen to finish.
+for the campaign page, with the times on its edges and a dot where volumes were seen to finish. Times are said
+by core.times, in the reader's zone; the table's machine-readable times stay UTC (the template's ``utc_iso``).
 Both keep their proportions (one viewBox, scaled to the width), so they fit a 390 px screen.
 
 How it reads without colour: the finished line is solid, the forecast band is hatched and edged with
@@ -38,9 +39,9 @@ from campaigns.wording.pace import (
     chart_point,
     chart_sentence,
     chart_title,
-    moment,
 )
 from campaigns.wording.words import number
+from core.times import moment
 
 HORIZON = 3  # the chart shows at most this many times the observed span after now (the band goes on)
 LABEL_CHAR = 8.8  # about how wide one character of a label is at most (16 units, narrow screens)
@@ -235,11 +236,11 @@ def sentence(
     """What the picture shows, in words."""
     points = _clean(series)
     if not points:
-        return chart_sentence(unit, total, None, None, now)
+        return str(chart_sentence(unit, total, None, None, now))
     drawn = ahead(band, max(points[-1][0], now))
-    return chart_sentence(
+    return str(chart_sentence(
         unit, total, points[0], points[-1], now, band=drawn, stalled_since=stalled_since, cut_at=cut_at
-    )
+    ))
 
 
 def rows(
@@ -257,15 +258,15 @@ def rows(
     found = []
     previous = None
     for at, count in points:
-        found.append(Row(at, moment(at, now), number(count), chart_point(count, previous, at in marked)))
+        found.append(Row(at, moment(at, now), number(count), str(chart_point(count, previous, at in marked))))
         previous = count
     last_at, last = points[-1]
     if now > last_at:
-        found.append(Row(now, moment(now, now), number(last), CHART_NOW))
+        found.append(Row(now, moment(now, now), number(last), str(CHART_NOW)))
     band = ahead(band, max(last_at, now))
     if band is not None and last < total:
-        found.append(Row(band[0], moment(band[0], now), number(total), CHART_EARLIEST))
-        found.append(Row(band[1], moment(band[1], now), number(total), CHART_LATEST))
+        found.append(Row(band[0], moment(band[0], now), number(total), str(CHART_EARLIEST)))
+        found.append(Row(band[1], moment(band[1], now), number(total), str(CHART_LATEST)))
     return tuple(found)
 
 
@@ -334,7 +335,8 @@ def edge_labels(shape: Layout, total: int, unit: str, now: datetime) -> list[Lab
     run into one placed before it is left out (the words beside the chart say it all)."""
     f = shape.frame
     below = f.bottom + 18
-    words = chart_edges(total, unit, shape.start, shape.end, now, shape.band_cut)
+    edges = chart_edges(total, unit, shape.start, shape.end, now, shape.band_cut)
+    words = {key: str(said) for key, said in edges.items()}
     labels = [Label(f.left, f.top - 8, words["total"], "start")]
     wanted = [Label(shape.now_x, below, words["now"], "middle")]
     wanted.append(Label(f.left, below, words["start"], "start"))
@@ -391,7 +393,7 @@ def draw(
     words = sentence(series, total, now, band if shape and shape.band else None, unit, stalled_since, cut_at)
     if shape is None:
         return PaceChart(chart_id, large, mark_safe(""), words, unit=unit)
-    title = chart_title(unit, name)
+    title = str(chart_title(unit, name))
     labels = edge_labels(shape, total, unit, now) if large else ()
     chart = svg(shape, chart_id, title, f"{chart_id}-words", labels)
     table = rows(series, now, band if shape.band else None, total, marks) if large else ()

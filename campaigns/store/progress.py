@@ -98,7 +98,8 @@ class VolumeProgress:
 
     @property
     def note(self) -> str:
-        return VOLUME_SENTENCES.get(self.outcome, "")
+        """What the row says instead of its progress, worded now for this reader ("" when read)."""
+        return str(VOLUME_SENTENCES.get(self.outcome, ""))
 
 
 @dataclass
@@ -109,7 +110,9 @@ class ProgressReport:
 
     @property
     def card_sentence(self) -> str:
-        return CARD_SENTENCES.get(self.card_outcome, "")
+        """The card's one sentence for an outcome that kept its progress from being read, worded now for this
+        reader ("" when none did). Answers are cached per person; their words are made at each request."""
+        return str(CARD_SENTENCES.get(self.card_outcome, ""))
 
     @property
     def needs_login(self) -> bool:

@@ -2,16 +2,22 @@
 
 Field names follow the existing read API so its scripts keep working; what this project adds
 (queue explanation, sentences, parts) lives under new keys. Answers are private and never cached.
+
+Field names and codes are the same in every language; the human sentences (``sentence``, ``detail`` and the
+like) are worded at each request in the language Accept-Language asks for (LocaleMiddleware activates it),
+and say their times in UTC, as every time field does: a script reads one clock whoever runs it.
 """
 
 from __future__ import annotations
 
 import shlex
+from datetime import UTC
 from functools import wraps
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from campaigns.cluster import reading
@@ -60,16 +66,18 @@ def _error(status: int, sentence: str) -> JsonResponse:
 
 
 def read_only(view):
-    """GET (and HEAD) only; anything else is 405 in JSON, before CSRF can turn it into a 403."""
+    """GET (and HEAD) only; anything else is 405 in JSON, before CSRF can turn it into a 403. The answer's
+    sentences say their times in UTC, whatever zone the person's browser reported to the pages."""
 
     @csrf_exempt
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if request.method not in ("GET", "HEAD"):
-            response = _error(405, "This API only reads: use GET.")
-            response["Allow"] = "GET, HEAD"
-            return response
-        return view(request, *args, **kwargs)
+        with timezone.override(UTC):
+            if request.method not in ("GET", "HEAD"):
+                response = _error(405, _("This API only reads: use GET."))
+                response["Allow"] = "GET, HEAD"
+                return response
+            return view(request, *args, **kwargs)
 
     return wrapper
 
@@ -285,7 +293,9 @@ def version(request):
 def jobs(request):
     reaped_limit = whole_number(request.GET.get("reaped"), REAPED_DEFAULT, REAPED_MAX)
     if reaped_limit is None:
-        return _error(400, "reaped must be a whole number from 0 to 10000.")
+        # Translators: {parameter} is the query parameter's name as a script sends it (reaped): keep it as it is.
+        return _error(400, _("{parameter} must be a whole number from 0 to {most}.").format(
+            parameter="reaped", most=REAPED_MAX))
     now = timezone.now()
     state = reading.read_cluster(request, now)
     if state.nothing_read:
@@ -305,15 +315,18 @@ def job_detail(request, namespace, name):
     offset = whole_number(request.GET.get("offset"), 0, 10**6)
     limit = whole_number(request.GET.get("limit"), LIMIT_DEFAULT, LIMIT_MAX)
     if offset is None or limit is None:
-        return _error(400, "offset and limit must be whole numbers; limit is at most 1000.")
+        # Translators: offset and limit are the query parameters' names as a script sends them: keep them as they are.
+        return _error(400, _("{offset} and {limit} must be whole numbers; {limit} is at most {most}.").format(
+            offset="offset", limit="limit", most=LIMIT_MAX))
     now = timezone.now()
     if namespace not in reading.served_namespaces() or not reading.DNS_LABEL.match(name or ""):
-        return _error(404, "No campaign by that name in a namespace this site serves.")
+        return _error(404, _("No campaign by that name in a namespace this site serves."))
     campaign, state = reading.find_campaign(request, namespace, name, now)
     if campaign is None:
         if state.problems and not state.campaigns:
             return _error(502, " ".join(state.problems))
-        return _error(404, f"No campaign named {name} in namespace {namespace}.")
+        said = _("No campaign named {name} in namespace {namespace}.")
+        return _error(404, said.format(name=name, namespace=namespace))
     page = campaign.volumes[offset : offset + limit]
     active = [v for v in page if v.state == "active"]
     done = [v for v in page if v.state == "done"]
@@ -346,7 +359,7 @@ def job_detail(request, namespace, name):
             "pagesDone": tally.done,
             "pagesTotal": tally.total,
             "pagesFailed": tally.failed,
-            "pagesCounted": {"volumes": tally.counted, "of": tally.eligible, "sentence": tally.caption},
+            "pagesCounted": {"volumes": tally.counted, "of": tally.eligible, "sentence": str(tally.caption)},
             "pagesCoverage": {"counted": tally.counted, "of": tally.eligible},
             "errors": sum(p.errors for p in read),
             "lastError": _last_error(active + done, report, now),

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import hashlib
 from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from campaigns.cluster.reading import read_cluster
@@ -36,11 +38,13 @@ from results.accounts import feeds
 
 ATOM = "application/atom+xml; charset=utf-8"
 DONE = {
-    "new": "A new feed address was made. Any address you had before no longer works.",
-    "off": "Your feed address was turned off. It no longer works; you can make a new one at any time.",
+    "new": gettext_lazy("A new feed address was made. Any address you had before no longer works."),
+    "off": gettext_lazy("Your feed address was turned off. It no longer works; you can make a new one at any time."),
 }
-NO_SUCH_BUTTON = "That is not something this page can do; reload the page and try again."
-CLUSTER_UNREAD = "The feed cannot be made now because the cluster could not be read; your reader will try again."
+NO_SUCH_BUTTON = gettext_lazy("That is not something this page can do; reload the page and try again.")
+CLUSTER_UNREAD = gettext_lazy(
+    "The feed cannot be made now because the cluster could not be read; your reader will try again."
+)
 
 
 @require_safe
@@ -56,14 +60,28 @@ def token_feed(request):
     token = request.GET.get("token", "")
     try:
         person = feeds.holder_of(token)
-        remembered = feeds.rights_of(person)
-        known = known_results(with_samples=False)
-        if known is None:
-            return _refusal(CLUSTER_UNREAD, 503)
-        request.campaign_access = remembered.access(known.keys())
-    except feeds.FeedRefused as refused:
+        speaks = feeds.speaks_of(person)
+    except feeds.FeedRefused as refused:  # no person yet: said in the language the request asks for
         return _refusal(str(refused), refused.status)
-    return _feed(request, person, request.build_absolute_uri(_token_address(token)))
+    # A feed reader sends no cookie and its own Accept-Language: the feed speaks as its address was made to.
+    with translation.override(speaks.language), timezone.override(ZoneInfo(speaks.zone)):
+        try:
+            remembered = feeds.rights_of(person)
+            known = known_results(with_samples=False)
+            if known is None:
+                response = _refusal(CLUSTER_UNREAD, 503)
+            else:
+                request.campaign_access = remembered.access(known.keys())
+                response = _feed(request, person, request.build_absolute_uri(_token_address(token)))
+        except feeds.FeedRefused as refused:
+            response = _refusal(str(refused), refused.status)
+    response["Content-Language"] = speaks.language  # LocaleMiddleware would name the request's language
+    return response
+
+
+def _whole_if_it_is(number: float) -> int | float:
+    """A number as a sentence counts it: 24, not 24.0 (a plural form needs a number, not text)."""
+    return int(number) if number.is_integer() else number
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -72,13 +90,13 @@ def feed_page(request):
     user = request.results_session.user
     context = {"done": DONE.get(request.GET.get("done", "")), "error": "", "address": "",
                "session_address": request.build_absolute_uri(reverse("campaign_feed")),
-               "hours": f"{float(settings.HTRFLOW_FEED_RIGHTS_HOURS):g}"}
+               "hours": _whole_if_it_is(float(settings.HTRFLOW_FEED_RIGHTS_HOURS))}
     status = 200
     try:
         if request.method == "POST":
             action = request.POST.get("action", "")
             if action == "new":
-                feeds.new_token(user, request.campaign_access)
+                feeds.new_token(user, request.campaign_access, feeds.speaks_now())
             elif action == "off":
                 feeds.turn_off(user)
             else:
@@ -88,6 +106,8 @@ def feed_page(request):
             response["Location"] = reverse("campaign_feed_page") + "?" + urlencode({"done": action})
             return response
         token = feeds.token_for(user)
+        if token:
+            context["speaks"] = _speaks_words(feeds.speaks_of(feeds.person_of(user)))
     except feeds.FeedRefused as refused:
         context.update(error=str(refused), done=None)
         status = refused.status
@@ -95,6 +115,13 @@ def feed_page(request):
     if token:
         context["address"] = request.build_absolute_uri(_token_address(token))
     return render(request, "campaigns/feed_page.html", context, status=status)
+
+
+def _speaks_words(speaks: feeds.Speaks) -> dict:
+    """The language and zone a feed address speaks, as the page names them: the language in its own words
+    (Svenska, English), the zone by its tz database name."""
+    names = dict(settings.LANGUAGES)
+    return {"language": names.get(speaks.language, speaks.language), "zone": speaks.zone}
 
 
 def _token_address(token: str) -> str:
@@ -134,7 +161,7 @@ def _feed(request, person: str, self_url: str) -> HttpResponse:
 
 
 def _refusal(sentence: str, status: int) -> HttpResponse:
-    response = HttpResponse(sentence + "\n", status=status, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(str(sentence) + "\n", status=status, content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "private, no-store"
     if status == 503:
         response["Retry-After"] = "60"

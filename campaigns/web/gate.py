@@ -17,6 +17,7 @@ from functools import wraps
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy
 
 from campaigns.cluster import kube, reading
 from campaigns.models import Campaign
@@ -24,7 +25,7 @@ from results.accounts import feeds
 from results.accounts.middleware import login_refusal
 from results.store import access
 
-NOT_CHECKED = (
+NOT_CHECKED = gettext_lazy(
     "Which campaigns your store account may see could not be checked, because the results store did "
     "not answer in time; try again in a minute. If it lasts, an operator should check the store (S3_ENDPOINT)."
 )
@@ -32,11 +33,12 @@ NOT_CHECKED_SECONDS = 30
 
 
 def refusal_sentence() -> str:
-    namespace = settings.HTRFLOW_RESULTS_NAMESPACE
-    return (
-        f"Your store account may not read this site's results (under {namespace}/), so this site shows "
-        f"you no campaigns. Ask an operator to let your account read {namespace}/, or log in with another account."
-    )
+    # Translators: {namespace} is the results store's folder of this site's results (htr-batch), said with a
+    # slash after it; keep it as it is.
+    said = gettext("Your store account may not read this site's results (under {namespace}/), so this site shows "
+                   "you no campaigns. Ask an operator to let your account read {namespace}/, or log in with another "
+                   "account.")
+    return said.format(namespace=settings.HTRFLOW_RESULTS_NAMESPACE)
 
 
 def sample_keys(campaign: Campaign, most: int = access.SAMPLES_PER_PREFIX) -> tuple[str, ...]:
@@ -104,7 +106,7 @@ def campaign_view(view):
             request.results_session_ended = True
             return login_refusal(request)
         if not allowed.known:
-            return _answer(request, NOT_CHECKED, 503, "access_not_checked", retry_after=NOT_CHECKED_SECONDS)
+            return _answer(request, str(NOT_CHECKED), 503, "access_not_checked", retry_after=NOT_CHECKED_SECONDS)
         if allowed.nothing:
             return _answer(request, refusal_sentence(), 403, "not_a_namespace_reader")
         request.campaign_access = allowed

@@ -35,19 +35,20 @@ ROW_CACHE_SIZE = 20_000
 OVERVIEW_ROWS = 100
 KEY_MEMORY = 20_000
 
-# A line depends only on its campaign and the list's options, so its HTML and fingerprint are made
-# once per campaign and shared by every tab's page and poll. Cached per campaign, not per reading: a
-# reading projects again only the campaigns that changed and keeps the others' very objects, so one
-# campaign's change renders one line again, not all of them (at 200 campaigns and a change every
-# few seconds, every line was rendered again at every reading). An entry lasts as long as its
-# campaign object (`core.per_object_cache`): one the reading replaced takes its lines' entries with it. A copy
-# made for one person (`shown_as`) is new at every request, so its entry is the reading's campaign's.
+# A line depends only on its campaign, the list's options and its reader's language and zone
+# (`overview.reader`), so its HTML and fingerprint are made once per campaign and reader and shared by every
+# tab's page and poll. Cached per campaign, not per reading: a reading projects again only the campaigns that
+# changed and keeps the others' very objects, so one campaign's change renders one line again, not all of them
+# (at 200 campaigns and a change every few seconds, every line was rendered again at every reading). An entry
+# lasts as long as its campaign object (`core.per_object_cache`): one the reading replaced takes its lines'
+# entries with it. A copy made for one person (`shown_as`) is new at every request, so its entry is the
+# reading's campaign's.
 _rows = WhileAlive(most=ROW_CACHE_SIZE)
 _lock = threading.Lock()  # for _cards
-# campaign ident -> (the card, its HTML, its fingerprint) for the cards rendered in the second
+# (language, zone, campaign ident) -> (the card, its HTML, its fingerprint) for the cards rendered in the second
 # `_cards_second` names, and no other: see _Page._card. An older entry could never be used again, and
 # it held its card's whole campaign (every volume) after the reading had let it go.
-_cards: dict[str, tuple] = {}
+_cards: dict[tuple[str, str, str], tuple] = {}
 _cards_second = [0]
 # A poll names campaigns by their short keys (overview.pack_shown), worked out again at every poll from
 # the campaigns the person may see: a digest of the name, kept so each poll does not hash it anew.
@@ -119,8 +120,9 @@ class _Page:
         A card is what most of a poll costs (at 200 campaigns, 70% of its CPU, when its running volumes'
         ages were said to the second and it changed at every poll). Its markup depends only on the card (campaign,
         progress read, sentences) and the time, so an equal card rendered within the same second is
-        the same markup, whoever polled (the card template reads nothing of the person)."""
-        key = overview.ident(card.campaign)
+        the same markup for every reader of the same language and zone (the card template reads nothing else of
+        the person): the card says times in the reader's zone and everything in the reader's language."""
+        key = (*overview.reader(), overview.ident(card.campaign))
         second = int(self.now.timestamp())
         with _lock:
             cached = _cards.get(key) if second == _cards_second[0] else None
@@ -201,10 +203,11 @@ class _Page:
 
 
 def _row_fingerprint(row: overview.Row) -> str:
-    """The fingerprint of a line, rendered once per campaign and list options while both stay the same."""
+    """The fingerprint of a line, rendered once per campaign, reader and list options while they stay the same."""
     campaign = row.campaign
     shown_as = getattr(campaign, "shown_as", "")  # a copy with other people's campaigns named otherwise
     key = (
+        *overview.reader(),
         campaign.namespace,
         campaign.name,
         shown_as,
@@ -297,7 +300,7 @@ def campaign_changes(request):
             "removed_ids": ["row-" + overview.dom_key(each) for each in removed],
             "removed_keys": removed_keys,
             "announcement": attention_announcement(newly_troubled),
-            "notice": NEW_ROWS_NOTICE if new_rows and before else "",
+            "notice": str(NEW_ROWS_NOTICE) if new_rows and before else "",
         }
     )
     return render(request, "campaigns/changes.html", context)

@@ -23,7 +23,7 @@ from tests.fixtures.session import login_as
 from tests.fixtures.store import SLOW_SECONDS
 from tests.fixtures.waiting import wait_until
 
-NOT_KNOWN = VOLUME_SENTENCES[progress_module.PENDING]
+NOT_KNOWN = VOLUME_SENTENCES[progress_module.PENDING]  # lazy: said in the test's language where compared
 SLOW_CARD = CARD_SENTENCES[progress_module.PENDING]
 
 
@@ -81,16 +81,16 @@ def test_a_page_answers_with_not_known_yet_and_the_next_poll_shows_the_progress(
     full_gets.clear()
     slow_store.slow(SLOW_SECONDS)
     page = page_text(client.get(f"/campaigns/{NS}/{name}"))
-    assert NOT_KNOWN in page and SLOW_CARD in page  # answered before the store did
+    assert str(NOT_KNOWN) in page and str(SLOW_CARD) in page  # answered before the store did
     assert "did not answer in time" not in page
     assert "137 of 412" not in page
     detail = client.get(f"/api/v1/jobs/{NS}/{name}").json()  # a poll while the read is under way
-    assert detail["progressSentence"] == SLOW_CARD and detail["pagesCounted"]["volumes"] == 0
+    assert detail["progressSentence"] == str(SLOW_CARD) and detail["pagesCounted"]["volumes"] == 0
     poll = f"/campaigns/{NS}/{name}/card"  # the campaign page's own poll, as htmx asks it
     assert wait_until(lambda: "137 of 412" in page_text(client.get(poll, HTTP_HX_REQUEST="true")), what="137 of 412")
     assert full_gets.count(key) == 1  # one read in flight per key: the polls in between asked nothing
     landed = page_text(client.get("/", {"open": f"{NS}/{name}"}))
-    assert "137 of 412" in landed and NOT_KNOWN not in landed and SLOW_CARD not in landed
+    assert "137 of 412" in landed and str(NOT_KNOWN) not in landed and str(SLOW_CARD) not in landed
 
 
 def test_a_store_slower_than_its_timeout_gets_its_card_sentence_once_the_read_fails(
@@ -101,8 +101,8 @@ def test_a_store_slower_than_its_timeout_gets_its_card_sentence_once_the_read_fa
     assert client.get("/api/v1/jobs").status_code == 200
     settings.HTRFLOW_S3_TIMEOUT = 0.6  # the store now answers after its timeout: it counts as not answering
     slow_store.slow(SLOW_SECONDS)
-    assert NOT_KNOWN in page_text(client.get(f"/campaigns/{NS}/{name}"))
-    timed_out = CARD_SENTENCES[progress_module.TIMEOUT]
+    assert str(NOT_KNOWN) in page_text(client.get(f"/campaigns/{NS}/{name}"))
+    timed_out = str(CARD_SENTENCES[progress_module.TIMEOUT])
     assert wait_until(lambda: timed_out in page_text(client.get(f"/campaigns/{NS}/{name}")), what=repr(timed_out))
     # said on every poll while the store is asked again behind it, not "not known yet" in between
     assert client.get(f"/api/v1/jobs/{NS}/{name}").json()["progressSentence"] == timed_out

@@ -99,7 +99,7 @@ def test_the_session_feed_is_atom_with_one_entry_per_event(scene, client, store,
     assert troubled.link == f"http://testserver/campaigns/htr-batch/{TROUBLED}"
     assert troubled.tags[0].term == "attention"
     finished = next(e for e in feed.entries if e.title.startswith(FINISHED))
-    assert finished.summary.startswith("Finished: all 1 volume")  # the list line's own words
+    assert finished.summary == "Finished: 1 volume done."  # the list line's own words
     assert finished.tags[0].term == "finished"
     assert feed.feed.links[0].rel == "self" and feed.feed.links[0].href == "http://testserver/feed.atom"
 

@@ -75,10 +75,10 @@ def test_a_store_whose_tls_handshake_fails_gets_its_own_sentence_naming_s3_verif
     login_as(client, store.accounts["full"])
     assert client.get("/api/v1/jobs").status_code == 200  # the account's access proved over plain HTTP
     settings.S3_ENDPOINT = store.endpoint.replace("http://", "https://")  # the double speaks no TLS
-    tls = CARD_SENTENCES[progress_module.TLS]
+    tls = str(CARD_SENTENCES[progress_module.TLS])
     assert "S3_VERIFY_TLS" in tls
     assert eventually(lambda: tls in card_of(client, name))
-    assert CARD_SENTENCES[progress_module.UNREACHABLE] not in card_of(client, name)
+    assert str(CARD_SENTENCES[progress_module.UNREACHABLE]) not in card_of(client, name)
 
 
 class _Faulty(BaseHTTPRequestHandler):
@@ -113,6 +113,6 @@ def test_a_store_answering_5xx_gets_its_own_sentence(running, client, store, set
     login_as(client, store.accounts["full"])
     assert client.get("/api/v1/jobs").status_code == 200
     settings.S3_ENDPOINT = faulty_endpoint
-    fault = CARD_SENTENCES[progress_module.STORE_FAULT]
+    fault = str(CARD_SENTENCES[progress_module.STORE_FAULT])
     assert eventually(lambda: fault in card_of(client, name))
-    assert CARD_SENTENCES[progress_module.UNREACHABLE] not in card_of(client, name)
+    assert str(CARD_SENTENCES[progress_module.UNREACHABLE]) not in card_of(client, name)

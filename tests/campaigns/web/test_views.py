@@ -320,14 +320,15 @@ def test_cards_rendered_in_an_earlier_second_are_not_kept(cluster, results_clien
     for name in ("broken-1", "broken-2"):
         add_campaign(cluster, name, volume_ids=["A1", "A2", "A3"], completed="0", failed="1", active=1)
     page_text(results_client.get("/"))
-    assert set(list_views._cards) == {f"{NS}/broken-1", f"{NS}/broken-2"}
+    assert set(list_views._cards) == {("en", "UTC", f"{NS}/broken-1"), ("en", "UTC", f"{NS}/broken-2")}
     cluster.delete("batch/v1", "Job", NS, "broken-2")
     cluster.delete("v1", "ConfigMap", NS, "campaign-broken-2")
     settled()
     later = timezone.now() + timedelta(seconds=2)
     monkeypatch.setattr(list_views.timezone, "now", lambda: later)
     page_text(results_client.get("/"))
-    assert set(list_views._cards) == {f"{NS}/broken-1"}  # the gone campaign's card, and its campaign, let go
+    # the gone campaign's card, and its campaign, let go
+    assert set(list_views._cards) == {("en", "UTC", f"{NS}/broken-1")}
 
 
 def test_a_poll_adds_new_campaigns_and_marks_removed_ones(cluster, results_client):
@@ -457,7 +458,7 @@ def test_an_unreachable_store_gets_its_own_sentence_on_the_card(cluster, results
     cluster.put(campaign_pod("live-one", 0))
     settings.S3_ENDPOINT = "http://127.0.0.1:9"  # nothing listens there
     html = page_text(results_client.get("/", {"open": f"{NS}/live-one"}))
-    assert progress_module.CARD_SENTENCES[progress_module.UNREACHABLE] in html
+    assert str(progress_module.CARD_SENTENCES[progress_module.UNREACHABLE]) in html
 
 
 def test_without_a_session_the_page_sends_people_to_log_in(cluster, client, session_key_file):
@@ -832,7 +833,7 @@ def test_an_ended_results_login_offers_a_link_to_log_in_again(cluster, results_c
     cluster.put(campaign_pod("live-one", 0))
     monkeypatch.setattr(progress_module, "_reader", lambda request: None)  # no results session
     card = card_html(page_text(results_client.get("/", {"open": f"{NS}/live-one"})), "live-one")
-    assert progress_module.CARD_SENTENCES[progress_module.NO_SESSION] in card
+    assert str(progress_module.CARD_SENTENCES[progress_module.NO_SESSION]) in card
     assert 'href="/login?next=/campaigns/htr-batch/live-one">Log in</a>' in card
 
 
