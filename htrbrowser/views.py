@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from results.accounts import login
 
@@ -17,7 +18,7 @@ def _api_error(status: int, sentence: str) -> JsonResponse:
 
 def not_found(request, exception=None):
     if request.path_info.startswith("/api/"):
-        return _api_error(404, "There is no such address in the read API; see /api/v1/jobs.")
+        return _api_error(404, _("There is no such address in the read API; see /api/v1/jobs."))
     return render(request, "errors/404.html", status=404)
 
 
@@ -34,20 +35,23 @@ def bad_request(request, exception=None):
 
 def _bad_request_sentence(exception) -> str:
     if isinstance(exception, DisallowedHost):
-        return "This site does not answer to the host name this request was sent to; use the site's own address."
-    if isinstance(exception, TooManyFieldsSent):
-        return (
-            f"This request carries more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} query parameters or "
-            "form fields, far more than any page of this site sends; open the page again from a link on the site."
+        return _(
+            "This site does not answer to the host name this request was sent to; use the site's own address."
         )
+    if isinstance(exception, TooManyFieldsSent):
+        return _(
+            # Translators: {most} is how many query parameters or form fields a request may carry.
+            "This request carries more than {most} query parameters or form fields, far more than any page of "
+            "this site sends; open the page again from a link on the site."
+        ).format(most=settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)
     if isinstance(exception, RequestDataTooBig):
-        return "This request is larger than any this site accepts; open the page again from a link on the site."
-    return "This request was not understood; open the page again from a link on the site."
+        return _("This request is larger than any this site accepts; open the page again from a link on the site.")
+    return _("This request was not understood; open the page again from a link on the site.")
 
 
 def server_error(request):
     if request.path_info.startswith("/api/"):
-        return _api_error(500, "The read API failed to answer; the server log says why.")
+        return _api_error(500, _("The read API failed to answer; the server log says why."))
     return render(request, "errors/500.html", status=500)
 
 

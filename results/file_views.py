@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from results.accounts import session
@@ -186,7 +187,9 @@ class _Download:
 def result_file(request, key=None):
     """GET|HEAD /results/<key>: the file, read with the logged-in person's own store account."""
     if request.method not in ("GET", "HEAD"):
-        response = HttpResponse("Only GET and HEAD are allowed here.\n", status=405, content_type="text/plain")
+        response = HttpResponse(
+            _("Only GET and HEAD are allowed here.") + "\n", status=405, content_type="text/plain; charset=utf-8"
+        )
         response["Allow"] = "GET, HEAD"
         return _file_answer(response)
     try:

@@ -139,7 +139,7 @@ def _form_login(request):
         if refusal:
             return refusal
     if CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {}) is not None:
-        return login.LoginAnswer(reason="origin", sentence=login.SENTENCES["form"])
+        return login.refused("origin", login.SENTENCES["form"])
     shape = login.check_shape(request.POST.get("username"), request.POST.get("password"))
     if isinstance(shape, login.LoginAnswer):
         return shape

@@ -22,6 +22,9 @@ shared by every replica; otherwise the SQLite file of one pod, so with several r
 Redis each pod keeps its own and an address made on one pod is unknown to the others). Keys:
 
 - ``feed:token:<person>``: the current random number (59 bits), kept a year past its last use;
+- ``feed:speaks:<person>``: the language and time zone the feed speaks, those of the session that made the
+  address (``Speaks``), as codes of their names, kept as long as the token; a token made before they were kept,
+  or a name the site no longer knows, speaks the site's defaults (``HTRFLOW_LANGUAGE``, ``HTRFLOW_TIME_ZONE``);
 - ``feed:rights:<person>``: ``check * 4 + scope``, where ``check`` is when the rights were written
   (milliseconds) and ``scope`` 2 for every campaign, 1 for the whole results namespace, 0 for the
   listed prefixes only;
@@ -32,6 +35,7 @@ Redis each pod keeps its own and an address made on one pod is unknown to the ot
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import secrets
@@ -40,11 +44,18 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cache
+from zoneinfo import available_timezones
 
 from django.conf import settings
+from django.utils import translation
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.formats import localize
+from django.utils.translation import gettext_lazy, ngettext
 from redis.exceptions import RedisError
 
+from core import times
+from core.zones import known_zone
 from results.accounts import counters
 from results.store.access import Access
 
@@ -60,29 +71,38 @@ SCOPE_PREFIXES, SCOPE_NAMESPACE, SCOPE_EVERYTHING = 0, 1, 2
 _TOKEN = re.compile(r"([0-9a-f]{32})\.([0-9a-f]{1,15})\.([0-9a-f]{32})")
 _clock = time.time  # tests move it on
 
-FORGED = (
+# The refusals, said when a refusal is answered, in the language then active.
+FORGED = gettext_lazy(
     "This feed address is not one this site made (it may have been cut short or mistyped). Log in to the "
     "site and copy your feed's address from its Feed page."
 )
-REPLACED = (
+REPLACED = gettext_lazy(
     "This feed address was turned off or replaced by a newer one, so it shows nothing any more. Log in to "
     "the site and copy your feed's current address from its Feed page."
 )
-UNAVAILABLE = (
+UNAVAILABLE = gettext_lazy(
     "Your feed cannot be shown right now because the site's shared state did not answer; your feed reader "
     "will try again later. If it lasts, tell an operator (HTRFLOW_REDIS_URL or HTRFLOW_STATE_DIR)."
 )
 
 
 def rights_too_old(hours: float) -> str:
-    return (
-        f"This feed is paused: what your store account may see was last checked more than {hours:g} hours ago "
-        "(or never). Open the site and log in once, and the feed goes on from then."
-    )
+    hours = float(hours)
+    # A plural form is chosen by a whole number: 1.5 hours reads as many.
+    count = int(hours) if hours.is_integer() else 2
+    return ngettext(
+        # Translators: {hours} is a number of hours (HTRFLOW_FEED_RIGHTS_HOURS), such as 24 or 1.5.
+        "This feed is paused: what your store account may see was last checked more than {hours} hour ago "
+        "(or never). Open the site and log in once, and the feed goes on from then.",
+        "This feed is paused: what your store account may see was last checked more than {hours} hours ago "
+        "(or never). Open the site and log in once, and the feed goes on from then.",
+        count,
+    ).format(hours=localize(int(hours) if hours.is_integer() else hours))
 
 
 class FeedRefused(Exception):
-    """A feed request that cannot be answered: ``str()`` is the sentence, ``status`` the HTTP status."""
+    """A feed request that cannot be answered: ``str()`` is the sentence (said when asked for), ``status`` the
+    HTTP status."""
 
     def __init__(self, sentence: str, status: int):
         super().__init__(sentence)
@@ -126,12 +146,16 @@ def token_for(user: str) -> str:
     return _token_text(person, number) if number is not None and number > 0 else ""
 
 
-def new_token(user: str, access: Access) -> str:
-    """Make a new token for the person (the old one stops working) and remember ``access`` for it now."""
+def new_token(user: str, access: Access, speaks: Speaks | None = None) -> str:
+    """Make a new token for the person (the old one stops working) and remember ``access`` for it now; its
+    feed speaks ``speaks`` (the site's defaults when None)."""
     person = person_of(user)
     number = secrets.randbits(59) or 1
     try:
-        counters.counters().put(f"feed:token:{person}", number, TOKEN_KEEP_SECONDS)
+        store = counters.counters()
+        # Before the number: a new address never speaks the old one's language, even for a moment.
+        store.put(f"feed:speaks:{person}", _speaks_value(known_speaks(speaks or site_speaks())), TOKEN_KEEP_SECONDS)
+        store.put(f"feed:token:{person}", number, TOKEN_KEEP_SECONDS)
         _write_rights(person, access, _clock())
     except STORAGE_ERRORS as error:
         raise _unavailable(error) from None
@@ -144,6 +168,7 @@ def turn_off(user: str) -> None:
     person = person_of(user)
     try:
         counters.counters().delete(f"feed:token:{person}")
+        counters.counters().delete(f"feed:speaks:{person}")
     except STORAGE_ERRORS as error:
         raise _unavailable(error) from None
     _forget_local(person)
@@ -166,6 +191,76 @@ def holder_of(token: str) -> str:
     if current is None or current != number:  # the MAC is verified: the number is the token's own
         raise FeedRefused(REPLACED, 410)
     return person
+
+
+# --- the language and zone a token's feed speaks ----------------------------------------------------
+
+_LANGUAGE_BITS, _ZONE_BITS = 16, 43  # together under 2**59: a counter's whole number holds both
+
+
+@dataclass(frozen=True)
+class Speaks:
+    """The language (a code of ``settings.LANGUAGES``) and time zone (a tz database name) a feed speaks."""
+
+    language: str
+    zone: str
+
+
+def site_speaks() -> Speaks:
+    """The site's defaults: ``HTRFLOW_LANGUAGE`` and ``HTRFLOW_TIME_ZONE``."""
+    return Speaks(settings.LANGUAGE_CODE, settings.HTRFLOW_TIME_ZONE)
+
+
+def speaks_now() -> Speaks:
+    """The language and zone active now: a request's, LocaleMiddleware's and ReaderZoneMiddleware's."""
+    language = translation.get_language() or ""
+    if language not in _languages().values():
+        language = language.split("-")[0]  # sv-se: sv
+    return known_speaks(Speaks(language, times.zone_label()))
+
+
+def known_speaks(speaks: Speaks) -> Speaks:
+    """``speaks`` with a language not in ``settings.LANGUAGES``, or a zone not in the tz database, replaced by
+    the site's default."""
+    default = site_speaks()
+    return Speaks(
+        speaks.language if speaks.language in _languages().values() else default.language,
+        speaks.zone if known_zone(speaks.zone) else default.zone,
+    )
+
+
+def speaks_of(person: str) -> Speaks:
+    """What the person's feed speaks: what was kept with their token; the site's defaults for a token made
+    before that was kept, and for a name the site no longer knows (each on its own). Raises FeedRefused (503)."""
+    try:
+        value = counters.counters().get(f"feed:speaks:{person}")
+    except STORAGE_ERRORS as error:
+        raise _unavailable(error) from None
+    default = site_speaks()
+    if value is None or value < 0:
+        return default
+    zone_code, language_code = divmod(value, 2**_LANGUAGE_BITS)
+    return Speaks(_languages().get(language_code, default.language), _zone_names().get(zone_code, default.zone))
+
+
+def _speaks_value(speaks: Speaks) -> int:
+    return _code("zone", speaks.zone, _ZONE_BITS) * 2**_LANGUAGE_BITS + _code("lang", speaks.language, _LANGUAGE_BITS)
+
+
+def _code(kind: str, name: str, bits: int) -> int:
+    """A name as a whole number of ``bits`` bits (a hash): read back by looking it up among the names known."""
+    digest = hashlib.blake2b(name.encode(), digest_size=8, person=b"htr-feed-" + kind.encode()).digest()
+    return int.from_bytes(digest, "big") >> (64 - bits)
+
+
+def _languages() -> dict[int, str]:
+    return {_code("lang", code, _LANGUAGE_BITS): code for code, _name in settings.LANGUAGES}
+
+
+@cache
+def _zone_names() -> dict[int, str]:
+    """Every zone of the tz database by its code (some 600: no two share one in 43 bits, a test checks)."""
+    return {_code("zone", name, _ZONE_BITS): name for name in available_timezones() if known_zone(name)}
 
 
 # --- the rights a token may show -------------------------------------------------------------------
@@ -277,6 +372,9 @@ def remember(current, access: Access) -> None:
             return  # no feed address: nothing to keep (making one writes the rights at once)
         _write_rights(person, access, now)
         store.put(f"feed:token:{person}", number, TOKEN_KEEP_SECONDS)
+        spoken = store.get(f"feed:speaks:{person}")
+        if spoken is not None:  # kept as long as the token it belongs to
+            store.put(f"feed:speaks:{person}", spoken, TOKEN_KEEP_SECONDS)
     except STORAGE_ERRORS as error:
         logger.warning("A visit's rights could not be kept for the person's feed: %s", type(error).__name__)
         with _seen_lock:

@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from core import bounded_json
 from results.accounts import device, forwarded, ratelimit, session
 from results.accounts.login_log import login_ended
 from results.store import s3 as store
-from results.store.outcomes import Outcome, StoreError
+from results.store.outcomes import TLS, Outcome, StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -28,32 +29,41 @@ MAX_BODY_DEPTH = 4
 MAX_USERNAME = 256
 MAX_PASSWORD = 1024
 
+# What each refusal says; evaluated when a refusal is made, in the reader's language.
 SENTENCES = {
-    "origin": (
+    "origin": gettext_lazy(
         "This login was refused because the page was not opened at the site's own address. "
         "An operator must have the front proxy pass on X-Forwarded-Proto and X-Forwarded-Host "
         "and set HTRFLOW_TRUSTED_HOPS to the number of proxies."
     ),
-    "too_large": "That login is far too long to be real (over 16 KiB); check what was pasted into the fields.",
-    "too_deep": (
+    "too_large": gettext_lazy(
+        "That login is far too long to be real (over 16 KiB); check what was pasted into the fields."
+    ),
+    "too_deep": gettext_lazy(
         "The login was not understood: it must be one JSON object with a user name and a password, "
         "not data nested many levels deep."
     ),
-    "too_many_fields": "That login form sent far more fields than the form has; reload the page and try again.",
-    "malformed": (
+    "too_many_fields": gettext_lazy(
+        "That login form sent far more fields than the form has; reload the page and try again."
+    ),
+    "malformed": gettext_lazy(
         "The login was not understood: it needs a user name of 1 to 256 characters "
         "and a password of 1 to 1024 characters."
     ),
-    "wrong": "Wrong user name or password.",
-    "unreachable": "The results store could not be reached; try again later, or ask an operator to check S3_ENDPOINT.",
-    "no_reason": (
+    "wrong": gettext_lazy("Wrong user name or password."),
+    "unreachable": gettext_lazy(
+        "The results store could not be reached; try again later, or ask an operator to check S3_ENDPOINT."
+    ),
+    "no_reason": gettext_lazy(
         "The results store refused without giving a reason; the bucket or namespace is probably set wrongly "
         "(S3_BUCKET, HTRFLOW_RESULTS_NAMESPACE)."
     ),
-    "timeout": "The results store did not answer in time; try again shortly.",
-    "not_configured": "The results service cannot hold sessions yet (its session key is missing); tell an operator.",
+    "timeout": gettext_lazy("The results store did not answer in time; try again shortly."),
+    "not_configured": gettext_lazy(
+        "The results service cannot hold sessions yet (its session key is missing); tell an operator."
+    ),
     # A form without a valid CSRF token: the login form here, any other form through CSRF_FAILURE_VIEW.
-    "form": "This form came from another site or an old page; reload the page and try again.",
+    "form": gettext_lazy("This form came from another site or an old page; reload the page and try again."),
 }
 
 _REASON_OF_OUTCOME = {
@@ -100,7 +110,7 @@ class LoginAnswer:
 
 
 def refused(reason, sentence=None, retry_after=None):
-    return LoginAnswer(reason=reason, sentence=sentence or SENTENCES[reason], retry_after=retry_after)
+    return LoginAnswer(reason=reason, sentence=str(sentence or SENTENCES[reason]), retry_after=retry_after)
 
 
 def parse_json_body(request):
@@ -265,7 +275,7 @@ def _prove(username, password):
         if reason == "wrong":
             return refused("wrong")
         logger.warning("Login could not be checked: %s", error.outcome.value)
-        sentence = error.sentence if reason == "unreachable" and "TLS" in error.sentence else None
+        sentence = error.sentence if reason == "unreachable" and error.cause == TLS else None
         return refused(reason, sentence)
     return LoginAnswer(user=username, access_key=access_key, secret_key=secret_key, reads_namespace=reads_namespace)
 

@@ -50,6 +50,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from redis.exceptions import RedisError
 
 from results.accounts import counters
@@ -84,19 +86,33 @@ class Refusal:
 
     @property
     def sentence(self):
-        wait = _wait_words(self.retry_after)
-        if self.scope == "user":
-            return f"Too many failed logins for this user name from your address; wait {wait} before trying again."
-        if self.scope == "user_everywhere":
-            return f"Too many failed logins for this user name from many addresses; wait {wait} before trying again."
-        if self.scope == "device":
-            return f"Too many failed logins for this user name from this browser; wait {wait} before trying again."
-        if self.scope == "user_devices":
-            return (
-                f"Too many failed logins for this user name from browsers it logged in from; wait {wait} "
-                "before trying again."
-            )
-        return f"Too many failed logins from your address; wait {wait} before trying again."
+        template = _LIMIT_SENTENCES.get(self.scope, _LIMIT_SENTENCES["address"])
+        return template.format(wait=_wait_words(self.retry_after))
+
+
+# What each limit says, in the reader's language when it is said.
+_LIMIT_SENTENCES = {
+    "user": gettext_lazy(
+        # Translators: {wait} is how long to wait, such as "40 seconds" or "15 minutes".
+        "Too many failed logins for this user name from your address; wait {wait} before trying again."
+    ),
+    "user_everywhere": gettext_lazy(
+        # Translators: {wait} is how long to wait, such as "40 seconds" or "15 minutes".
+        "Too many failed logins for this user name from many addresses; wait {wait} before trying again."
+    ),
+    "device": gettext_lazy(
+        # Translators: {wait} is how long to wait, such as "40 seconds" or "15 minutes".
+        "Too many failed logins for this user name from this browser; wait {wait} before trying again."
+    ),
+    "user_devices": gettext_lazy(
+        # Translators: {wait} is how long to wait, such as "40 seconds" or "15 minutes".
+        "Too many failed logins for this user name from browsers it logged in from; wait {wait} before trying again."
+    ),
+    "address": gettext_lazy(
+        # Translators: {wait} is how long to wait, such as "40 seconds" or "15 minutes".
+        "Too many failed logins from your address; wait {wait} before trying again."
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -110,9 +126,11 @@ class Reservation:
 
 def _wait_words(seconds):
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        # Translators: how long to wait, said in "wait {wait} before trying again".
+        return ngettext("{count} second", "{count} seconds", seconds).format(count=seconds)
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minutes"
+    # Translators: how long to wait, said in "wait {wait} before trying again".
+    return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
 
 
 def address_bucket(address):
@@ -242,10 +260,14 @@ def _unavailable(error):
     logger.warning("The failed-login limits cannot be read from %s: %s", where, reason)
     if settings.HTRFLOW_REDIS_URL:
         return LimitsUnavailable(
-            "Logins are paused because the site's shared login limits (Redis) did not answer; "
-            "try again shortly, or tell an operator to check HTRFLOW_REDIS_URL."
+            _(
+                "Logins are paused because the site's shared login limits (Redis) did not answer; "
+                "try again shortly, or tell an operator to check HTRFLOW_REDIS_URL."
+            )
         )
     return LimitsUnavailable(
-        "Logins are paused because the site cannot write its login limits; "
-        "tell an operator to give it a private, writable HTRFLOW_STATE_DIR."
+        _(
+            "Logins are paused because the site cannot write its login limits; "
+            "tell an operator to give it a private, writable HTRFLOW_STATE_DIR."
+        )
     )

@@ -21,6 +21,10 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from results.formats import bounded_xml
 from results.formats.runlog import reveal_invisible
 
@@ -163,8 +167,10 @@ def parse_alto(data: bytes) -> AltoPage:
     """Parse ALTO bytes. Raises ``AltoError`` for files that are not readable ALTO at all."""
     if len(data) > MAX_ALTO_BYTES:
         raise AltoError(
-            f"The ALTO file is {len(data) / 1048576:.1f} MiB, "
-            f"over the {MAX_ALTO_BYTES // 1048576} MiB this viewer reads."
+            # Translators: {size} and {most} are sizes in MiB, such as 17.2 and 16.
+            _("The ALTO file is {size} MiB, over the {most} MiB this viewer reads.").format(
+                size=number_format(len(data) / 1048576, decimal_pos=1), most=MAX_ALTO_BYTES // 1048576
+            )
         )
     builder = _PageBuilder()
     try:
@@ -183,7 +189,10 @@ def _measurement_unit(text: str, problems: list[str]) -> str:
     if not unit:
         return "pixel"
     if unit not in UNITS:
-        problems.append(f"The measurement unit {unit[:40]!r} is unknown; coordinates are read as pixels.")
+        problems.append(
+            # Translators: {unit} is the unit the file names, in quotes.
+            _("The measurement unit {unit} is unknown; coordinates are read as pixels.").format(unit=repr(unit[:40]))
+        )
         return "pixel"
     return unit
 
@@ -269,22 +278,34 @@ def _bounds(points: tuple[Point, ...]) -> Box:
 
 def _outline_sentence(simplified: int, boxed: int) -> str:
     """One sentence for outlines drawn with fewer points than the file gives, or ''."""
+    counts = {"simplified": _count(simplified), "boxed": _count(boxed), "most": _count(POINTS_KEPT_MAX)}
+    if boxed and simplified:
+        return _(
+            # Translators: {most} is a count of points; {simplified} and {boxed} counts of line outlines.
+            "The line outlines on this page have more points than this viewer draws ({most} in all): "
+            "{simplified} are drawn simplified and {boxed} as boxes."
+        ).format(**counts)
     if boxed:
-        drawn = (
-            f"{simplified:,} are drawn simplified and {boxed:,} as boxes"
-            if simplified
-            else f"{boxed:,} are drawn as boxes"
-        )
-        return (
-            f"The line outlines on this page have more points than this viewer draws ({POINTS_KEPT_MAX:,} in "
-            f"all): {drawn}."
-        )
+        return _(
+            # Translators: {most} is a count of points; {boxed} a count of line outlines.
+            "The line outlines on this page have more points than this viewer draws ({most} in all): "
+            "{boxed} are drawn as boxes."
+        ).format(**counts)
     if simplified:
-        return (
-            f"{simplified:,} line outline(s) have more than {OUTLINE_POINTS_MAX:,} points; they are drawn "
-            f"simplified, with {OUTLINE_POINTS_MAX:,} points spread along each."
-        )
+        return ngettext(
+            # Translators: {count} is a count of line outlines; {most} a count of points.
+            "{count} line outline has more than {most} points; it is drawn simplified, with {most} points "
+            "spread along it.",
+            "{count} line outlines have more than {most} points; they are drawn simplified, with {most} points "
+            "spread along each.",
+            simplified,
+        ).format(count=_count(simplified), most=_count(OUTLINE_POINTS_MAX))
     return ""
+
+
+def _count(number: int) -> str:
+    """A count as the reader's language writes it: ``12,345`` (Swedish ``12 345``)."""
+    return number_format(number, force_grouping=True)
 
 
 @dataclass
@@ -373,7 +394,8 @@ class _PageBuilder:
     def _root(self, name: str, namespace: str) -> None:
         if name != "alto":
             raise bounded_xml.XmlRefused(
-                f"The file is XML but not ALTO: its root element is <{name[:40]}>, not <alto>."
+                # Translators: {name} is an XML element's name; <alto> is ALTO's own root element.
+                _("The file is XML but not ALTO: its root element is <{name}>, not <alto>.").format(name=name[:40])
             )
         version = _VERSION.search(namespace)
         self.version = int(version.group(1)) if version else None
@@ -483,40 +505,63 @@ class _PageBuilder:
             width, height = print_space[0] + print_space[2], print_space[1] + print_space[3]
         if not width or not height:
             width = height = None
-            problems.append("The file gives no page size, so the text is placed by its own extent.")
+            problems.append(_("The file gives no page size, so the text is placed by its own extent."))
         blocks = [Block(block_id, tuple(lines)) for block_id, lines in self.blocks]
         parsed = AltoPage(self.version, unit, width, height, print_space, blocks, problems, self.total_lines)
         self._say_what_was_left_out(problems)
         if not parsed.lines:
             problems.append(
-                "The file has no text lines: the recogniser found no text on this page, or it was not kept."
+                _("The file has no text lines: the recogniser found no text on this page, or it was not kept.")
             )
         outside = parsed.lines_outside()
         if outside:
             numbers = ", ".join(str(line.number) for line in outside[:10])
             problems.append(
-                f"{len(outside)} line(s) lie partly outside the page ({numbers}); "
-                "they are drawn where the file puts them."
+                ngettext(
+                    # Translators: {numbers} lists the lines' numbers (at most ten).
+                    "{count} line lies partly outside the page ({numbers}); it is drawn where the file puts it.",
+                    "{count} lines lie partly outside the page ({numbers}); they are drawn where the file puts them.",
+                    len(outside),
+                ).format(count=len(outside), numbers=numbers)
             )
         return parsed
 
     def _say_what_was_left_out(self, problems: list[str]) -> None:
         if self.full:
             problems.append(
-                f"The file is very long; only its first {self.lines:,} line(s) and {self.words:,} words are shown."
+                ngettext(
+                    # Translators: {lines} is a count of text lines, {words} a count of words.
+                    "The file is very long; only its first {lines} line and {words} words are shown.",
+                    "The file is very long; only its first {lines} lines and {words} words are shown.",
+                    self.lines,
+                ).format(lines=_count(self.lines), words=_count(self.words))
             )
         elif self.stopped:
             problems.append(
-                f"The file has more than {MAX_ELEMENTS:,} elements; only the first {MAX_ELEMENTS:,} are read, "
-                f"with {self.lines:,} text line(s) among them."
+                ngettext(
+                    # Translators: {most} is a count of XML elements, {lines} a count of text lines.
+                    "The file has more than {most} elements; only the first {most} are read, "
+                    "with {lines} text line among them.",
+                    "The file has more than {most} elements; only the first {most} are read, "
+                    "with {lines} text lines among them.",
+                    self.lines,
+                ).format(most=_count(MAX_ELEMENTS), lines=_count(self.lines))
             )
         if self.text_cut:
             problems.append(
-                f"The text of this page runs over {TEXT_CHARS_MAX:,} characters; only the first "
-                f"{TEXT_CHARS_MAX:,} are shown."
+                # Translators: {most} is a count of characters.
+                _("The text of this page runs over {most} characters; only the first {most} are shown.").format(
+                    most=_count(TEXT_CHARS_MAX)
+                )
             )
         if self.unplaced:
-            problems.append(f"{self.unplaced} line(s) have no usable position and are listed as text only.")
+            problems.append(
+                ngettext(
+                    "{count} line has no usable position and is listed as text only.",
+                    "{count} lines have no usable position and are listed as text only.",
+                    self.unplaced,
+                ).format(count=self.unplaced)
+            )
         outlines = _outline_sentence(self.simplified, self.boxed)
         if outlines:
             problems.append(outlines)

@@ -24,6 +24,9 @@ from __future__ import annotations
 
 from xml.parsers import expat
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
 FEED_BYTES = 64 * 1024
 MAX_DEPTH = 100  # ALTO nests about ten deep
 MAX_NAMES = 1_000  # distinct element and attribute names; ALTO has about a hundred
@@ -44,17 +47,19 @@ class _Enough(Exception):  # noqa: N818 - a signal to stop, not an error
 
 def _refuse_doctype(*_args):
     raise XmlRefused(
-        "The file declares a document type (DTD); this viewer reads no DTD, entities or external "
-        "references, for safety."
+        _(
+            "The file declares a document type (DTD); this viewer reads no DTD, entities or external "
+            "references, for safety."
+        )
     )
 
 
 def _refuse_entity(*_args):
-    raise XmlRefused("The file declares XML entities, which this viewer refuses to expand for safety.")
+    raise XmlRefused(_("The file declares XML entities, which this viewer refuses to expand for safety."))
 
 
 def _refuse_external(*_args):
-    raise XmlRefused("The file refers to external resources, which this viewer refuses to load.")
+    raise XmlRefused(_("The file refers to external resources, which this viewer refuses to load."))
 
 
 class _Reader:
@@ -97,8 +102,11 @@ class _Reader:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise XmlRefused(
-                f"The file nests elements more than {MAX_DEPTH} deep; ALTO nests about ten, so this viewer "
-                "does not read it."
+                _(
+                    # Translators: {most} is a count of levels of nesting.
+                    "The file nests elements more than {most} deep; ALTO nests about ten, so this viewer "
+                    "does not read it."
+                ).format(most=MAX_DEPTH)
             )
         if attributes:
             self.names.update(attributes)
@@ -123,17 +131,21 @@ class _Reader:
             fed = min(len(data), offset + FEED_BYTES)
             if fed - max(self.last_event, 0) > MAX_MARKUP_BYTES + FEED_BYTES:
                 raise XmlRefused(
-                    f"The file holds one tag or comment over {MAX_MARKUP_BYTES // 1024} KiB long; ALTO needs "
-                    "far less, so this viewer does not read it."
+                    _(
+                        # Translators: {most} is a size in KiB.
+                        "The file holds one tag or comment over {most} KiB long; ALTO needs "
+                        "far less, so this viewer does not read it."
+                    ).format(most=MAX_MARKUP_BYTES // 1024)
                 )
         self.parser.Parse(b"", True)
 
 
 def _too_many_names() -> str:
-    return (
-        f"The file uses more than {MAX_NAMES:,} different element and attribute names; ALTO uses about a "
+    return _(
+        # Translators: {most} is a count of names.
+        "The file uses more than {most} different element and attribute names; ALTO uses about a "
         "hundred, so this viewer does not read it."
-    )
+    ).format(most=number_format(MAX_NAMES, force_grouping=True))
 
 
 def read(data: bytes, target, *, max_elements: int) -> bool:
@@ -147,8 +159,10 @@ def read(data: bytes, target, *, max_elements: int) -> bool:
     except XmlRefused:
         raise
     except expat.ExpatError as error:
-        raise XmlRefused(f"The file is not well-formed XML (line {error.lineno}, column {error.offset}).") from None
+        # Translators: {line} and {column} say where in the file the reading failed.
+        sentence = _("The file is not well-formed XML (line {line}, column {column}).")
+        raise XmlRefused(sentence.format(line=error.lineno, column=error.offset)) from None
     except (ValueError, UnicodeError, LookupError):
         # LookupError: the XML declaration names an encoding Python does not know.
-        raise XmlRefused("The file is not well-formed XML.") from None
+        raise XmlRefused(_("The file is not well-formed XML.")) from None
     return False

@@ -12,6 +12,8 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from django.utils.translation import ngettext
+
 from core.text import INVISIBLE, reveal_invisible
 
 # ANSI/VT escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-byte ESC codes.
@@ -277,18 +279,24 @@ class LogStretch:
                 self.http_lines.extend(group.lines)
         folds = self.quiet and len(self.http_lines) >= HTTP_FOLD_MIN
         self.fold_at = first_http if folds else None
-        self.fold_label = _fold_label(self.http_lines) if folds else ""
+        http = self.http_lines
+        self.fold_label = fold_label(len(http), http[0].number, http[-1].number) if folds else ""
 
     @property
     def folds(self) -> bool:
         return self.fold_at is not None
 
 
-def _fold_label(http: list[LogLine]) -> str:
-    label = f"{len(http)} HTTP requests"
-    if http[0].number is not None and http[-1].number is not None:
-        label += f" · lines {http[0].number}–{http[-1].number}"
-    return label
+def fold_label(count: int, first: int | None, last: int | None) -> str:
+    """The row that hides a stretch's HTTP request lines: ``12 HTTP requests · lines 40–81`` (the numbers
+    when the lines have them)."""
+    if first is not None and last is not None:
+        return ngettext(
+            # Translators: the row hiding a stretch of a log's HTTP request lines; {first} and {last} are line numbers.
+            "{count} HTTP request · lines {first}–{last}", "{count} HTTP requests · lines {first}–{last}", count
+        ).format(count=count, first=first, last=last)
+    # Translators: the row hiding a stretch of a log's HTTP request lines.
+    return ngettext("{count} HTTP request", "{count} HTTP requests", count).format(count=count)
 
 
 def stretches(groups: list[LogGroup]) -> list[LogStretch]:

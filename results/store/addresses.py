@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from results.store import keys
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
-OPERATOR_FIX = (
+OPERATOR_FIX = gettext_lazy(
     "If the link came from a run, the run was published under a different base than this site reads: "
     "the chart's resultsUrl and converter.yaml's results_url must be equal."
 )
@@ -33,8 +35,8 @@ class AddressRefused(ValueError):
 
     def __init__(self, sentence: str, fix: str = OPERATOR_FIX):
         super().__init__(sentence)
-        self.sentence = sentence
-        self.fix = fix
+        self.sentence = str(sentence)
+        self.fix = str(fix)
 
 
 @dataclass(frozen=True)
@@ -81,12 +83,12 @@ def key_for_address(address: str, request=None, base: ResultsBase | None = None)
     base = base or results_base(request)
     address = (address or "").strip()
     if not address:
-        raise AddressRefused("No address was given: the link should carry the address of a results file.", fix="")
+        raise AddressRefused(_("No address was given: the link should carry the address of a results file."), fix="")
     if len(address) > 4096:
-        raise AddressRefused("The address is too long to be a results file address.")
+        raise AddressRefused(_("The address is too long to be a results file address."))
     if _FORBIDDEN_RAW.search(address):
         raise AddressRefused(
-            "The address contains a backslash, a space or a control character, which results addresses never do."
+            _("The address contains a backslash, a space or a control character, which results addresses never do.")
         )
     if address.startswith("/") and not address.startswith("//"):
         # A site-relative address names this site's own results proxy, whatever the configured base.
@@ -95,16 +97,23 @@ def key_for_address(address: str, request=None, base: ResultsBase | None = None)
     parts = _split(address)
     _check_origin(parts, base)
     if parts.query or parts.fragment or "?" in address or "#" in address:
-        raise AddressRefused("The address carries a query or a fragment (after ? or #); results addresses do not.")
+        raise AddressRefused(_("The address carries a query or a fragment (after ? or #); results addresses do not."))
     if _ENCODED_SEPARATOR.search(parts.path) or _ENCODED_CONTROL.search(parts.path):
         raise AddressRefused(
-            "The address hides a slash, a backslash or a control character in percent-encoding (such as %2F), "
-            "which could point somewhere other than it seems; it is refused."
+            _(
+                "The address hides a slash, a backslash or a control character in percent-encoding (such as %2F), "
+                "which could point somewhere other than it seems; it is refused."
+            )
         )
     segments = _normalised_segments(parts.path)
     prefix = list(base.segments)
     if segments[: len(prefix)] != prefix or len(segments) <= len(prefix):
-        raise AddressRefused(f"The address is not under the results base {base.url}/, so this site will not read it.")
+        raise AddressRefused(
+            # Translators: {base} is an address, such as https://example.org/results/.
+            _("The address is not under the results base {base}, so this site will not read it.").format(
+                base=base.url + "/"
+            )
+        )
     key = "/".join(segments[len(prefix) :])
     _check_key(key)
     return key
@@ -115,27 +124,43 @@ def _split(address: str):
         parts = urlsplit(address)
         parts.port  # noqa: B018 - a malformed port raises here
     except ValueError:
-        raise AddressRefused("The address is not a well-formed URL.") from None
+        raise AddressRefused(_("The address is not a well-formed URL.")) from None
     return parts
 
 
 def _check_origin(parts, base: ResultsBase) -> None:
     scheme = parts.scheme.lower()
+    shown = {"base": base.url + "/", "scheme": scheme, "base_scheme": base.scheme}
     if scheme not in DEFAULT_PORTS:
-        shown = scheme or "no scheme"
-        raise AddressRefused(f"The address uses {shown}; results are read only from {base.url}/.")
+        if not scheme:
+            # Translators: {base} is an address, such as https://example.org/results/.
+            raise AddressRefused(_("The address uses no scheme; results are read only from {base}.").format(**shown))
+        # Translators: {scheme} is a URL scheme (ftp, file); {base} an address, such as https://example.org/results/.
+        raise AddressRefused(_("The address uses {scheme}; results are read only from {base}.").format(**shown))
     if "@" in parts.netloc:
         raise AddressRefused(
-            "The address carries a user name or password before an @, which results addresses never do."
+            _("The address carries a user name or password before an @, which results addresses never do.")
         )
     host = (parts.hostname or "").lower()
     port = parts.port if parts.port is not None else DEFAULT_PORTS[scheme]
     if host != base.host:
-        raise AddressRefused(f"The address points at {host or 'no host'}, not at the results base {base.url}/.")
+        if not host:
+            # Translators: {base} is an address, such as https://example.org/results/.
+            raise AddressRefused(_("The address points at no host, not at the results base {base}.").format(**shown))
+        raise AddressRefused(
+            # Translators: {host} is a host name; {base} an address, such as https://example.org/results/.
+            _("The address points at {host}, not at the results base {base}.").format(host=host, **shown)
+        )
     if scheme != base.scheme:
-        raise AddressRefused(f"The address uses {scheme}, but the results base {base.url}/ uses {base.scheme}.")
+        raise AddressRefused(
+            # Translators: {scheme} and {base_scheme} are http or https; {base} an address.
+            _("The address uses {scheme}, but the results base {base} uses {base_scheme}.").format(**shown)
+        )
     if port != base.port:
-        raise AddressRefused(f"The address points at port {port}, not at the results base {base.url}/.")
+        raise AddressRefused(
+            # Translators: {port} is a port number; {base} an address, such as https://example.org/results/.
+            _("The address points at port {port}, not at the results base {base}.").format(port=port, **shown)
+        )
 
 
 def _normalised_segments(path: str) -> list[str]:
@@ -147,10 +172,10 @@ def _normalised_segments(path: str) -> list[str]:
         try:
             segment = unquote(piece, errors="strict") if "%" in piece else piece
         except UnicodeDecodeError:
-            raise AddressRefused("The address has percent-encoding that is not valid UTF-8.") from None
+            raise AddressRefused(_("The address has percent-encoding that is not valid UTF-8.")) from None
         if segment in ("", "."):
             if segment == "" and 0 < index < len(raw) - 1:
-                raise AddressRefused("The address has an empty name between two slashes (//).")
+                raise AddressRefused(_("The address has an empty name between two slashes (//)."))
             continue
         if segment == "..":
             if out:
@@ -164,8 +189,8 @@ def _normalised_segments(path: str) -> list[str]:
 
 def _check_key(key: str) -> None:
     if key.endswith("/") or not key:
-        raise AddressRefused("The address names a folder, not a file.", fix="")
+        raise AddressRefused(_("The address names a folder, not a file."), fix="")
     if not keys.is_valid_key(key):
         raise AddressRefused(
-            "The address is under the results base but does not name a file in a namespace this site serves.",
+            _("The address is under the results base but does not name a file in a namespace this site serves."),
         )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from botocore.exceptions import ClientError, ConnectTimeoutError, ReadTimeoutError, SSLError
+from django.utils.translation import gettext_lazy
 
 logger = logging.getLogger("results.store.s3")
 # When to ask again after the store could not be reached or did not answer in time (Retry-After on a
@@ -48,19 +49,21 @@ STATUS = {
     Outcome.TOO_MANY_DOWNLOADS: 429,
 }
 
+# What each outcome means for a person, said in the language of whoever reads it (lazy: a StoreError made in
+# one request or thread may be read in another).
 SENTENCE = {
-    Outcome.NO_SESSION: "Log in with your store account to read results.",
-    Outcome.SESSION_ENDED: "The results store no longer accepts your login; log in again.",
-    Outcome.FORBIDDEN: "Your store account may not read this file.",
-    Outcome.NOT_FOUND: "The results store has no file at this address.",
-    Outcome.BAD_KEY: "This address does not name a results file.",
-    Outcome.UNSATISFIABLE: "The requested byte range lies outside the file.",
-    Outcome.NO_REASON: (
+    Outcome.NO_SESSION: gettext_lazy("Log in with your store account to read results."),
+    Outcome.SESSION_ENDED: gettext_lazy("The results store no longer accepts your login; log in again."),
+    Outcome.FORBIDDEN: gettext_lazy("Your store account may not read this file."),
+    Outcome.NOT_FOUND: gettext_lazy("The results store has no file at this address."),
+    Outcome.BAD_KEY: gettext_lazy("This address does not name a results file."),
+    Outcome.UNSATISFIABLE: gettext_lazy("The requested byte range lies outside the file."),
+    Outcome.NO_REASON: gettext_lazy(
         "The results store refused without giving a reason; the bucket or namespace may be set wrongly."
     ),
-    Outcome.UNREACHABLE: "The results store could not be reached.",
-    Outcome.TIMEOUT: "The results store did not answer in time.",
-    Outcome.TOO_MANY_DOWNLOADS: (
+    Outcome.UNREACHABLE: gettext_lazy("The results store could not be reached."),
+    Outcome.TIMEOUT: gettext_lazy("The results store did not answer in time."),
+    Outcome.TOO_MANY_DOWNLOADS: gettext_lazy(
         "You are already downloading as many files from this site as one person may at once; "
         "try again when one of them has finished."
     ),
@@ -73,9 +76,13 @@ class StoreError(Exception):
     def __init__(self, outcome, sentence=None, cause=""):
         self.outcome = Outcome(outcome)
         self.status = STATUS[self.outcome]
-        self.sentence = sentence or SENTENCE[self.outcome]
+        self._sentence = sentence or SENTENCE[self.outcome]  # lazy: said when read, in the reader's language
         self.cause = cause  # TLS, STORE_FAULT or ""
-        super().__init__(self.sentence)
+        super().__init__(self._sentence)
+
+    @property
+    def sentence(self) -> str:
+        return str(self._sentence)
 
 
 class NotModified(Exception):
@@ -126,8 +133,10 @@ def outcome_of(error, *, head=False):
     if isinstance(error, SSLError):
         return StoreError(
             Outcome.UNREACHABLE,
-            "The results store could not be reached over TLS: its certificate was not accepted "
-            "(see S3_VERIFY_TLS and S3_ENDPOINT).",
+            gettext_lazy(
+                "The results store could not be reached over TLS: its certificate was not accepted "
+                "(see S3_VERIFY_TLS and S3_ENDPOINT)."
+            ),
             cause=TLS,
         )
     return StoreError(Outcome.UNREACHABLE)
@@ -140,7 +149,9 @@ def _client_error_outcome(error, *, head):
     if code == "AccessDenied" or (head and status == 403):
         return StoreError(Outcome.FORBIDDEN)
     if code == "NoSuchBucket":
-        return StoreError(Outcome.NOT_FOUND, "The results bucket does not exist on the store; S3_BUCKET may be wrong.")
+        return StoreError(
+            Outcome.NOT_FOUND, gettext_lazy("The results bucket does not exist on the store; S3_BUCKET may be wrong.")
+        )
     if code in ("NoSuchKey", "NotFound") or status == 404:
         return StoreError(Outcome.NOT_FOUND)
     if code == "InvalidRange" or status == 416:
@@ -149,7 +160,9 @@ def _client_error_outcome(error, *, head):
         return StoreError(Outcome.TIMEOUT)
     if status >= 500:
         return StoreError(
-            Outcome.UNREACHABLE, "The results store reported a fault of its own; try again shortly.", cause=STORE_FAULT
+            Outcome.UNREACHABLE,
+            gettext_lazy("The results store reported a fault of its own; try again shortly."),
+            cause=STORE_FAULT,
         )
     if code and code != str(status):
         logger.warning("The results store answered %s with code %s.", status, code[:64])

@@ -11,6 +11,7 @@ import logging
 from functools import wraps
 
 from botocore.exceptions import BotoCoreError, ClientError
+from django.utils import translation
 
 from core import metrics
 from core.outages import Outage
@@ -43,6 +44,8 @@ def _count_failure(error) -> None:
     outcome = outcome_of(error)
     metrics.store_call(outcome.outcome.value)
     if outcome.outcome in OUTAGE_OUTCOMES:
-        store_outage.failing(outcome.sentence, outcome=outcome.outcome.value)
+        with translation.override("en"):  # the server log's words, whoever's request met the outage
+            sentence = outcome.sentence
+        store_outage.failing(sentence, outcome=outcome.outcome.value)
     else:
         store_outage.working()

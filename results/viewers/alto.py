@@ -10,6 +10,9 @@ import re
 
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from results.formats import alto as alto_parser
 from results.formats import runlog
@@ -26,11 +29,20 @@ NOT_A_NUMBER = "not_a_number"
 OUT_OF_RANGE = "out_of_range"
 ALTO_KEY = re.compile(r"^(?P<prefix>.+)/alto/(?P<page>\d{4,})\.xml$")
 ALTO_SENTENCES = {
-    Outcome.FORBIDDEN: "Your store account may not read this volume's results, so this page cannot be shown.",
-    Outcome.NOT_FOUND: "There is no ALTO file at this address: the page may have failed or not been processed yet.",
-    Outcome.UNREACHABLE: "The results store could not be reached, so the page cannot be shown. Try again in a minute.",
-    Outcome.TIMEOUT: "The results store did not answer in time, so the page cannot be shown. Try again in a minute.",
+    Outcome.FORBIDDEN: gettext_lazy(
+        "Your store account may not read this volume's results, so this page cannot be shown."
+    ),
+    Outcome.NOT_FOUND: gettext_lazy(
+        "There is no ALTO file at this address: the page may have failed or not been processed yet."
+    ),
+    Outcome.UNREACHABLE: gettext_lazy(
+        "The results store could not be reached, so the page cannot be shown. Try again in a minute."
+    ),
+    Outcome.TIMEOUT: gettext_lazy(
+        "The results store did not answer in time, so the page cannot be shown. Try again in a minute."
+    ),
 }
+TITLE = gettext_lazy("ALTO page")
 
 
 def _read_alto(reader, key: str):
@@ -38,9 +50,9 @@ def _read_alto(reader, key: str):
     Raises StoreError when the file cannot be read at all."""
     blob = reader.get(key, max_bytes=alto_parser.MAX_ALTO_BYTES + 1)
     if blob.size > alto_parser.MAX_ALTO_BYTES:
-        problem = (
-            f"The ALTO file is {blob.size / 1048576:.1f} MiB, over the "
-            f"{alto_parser.MAX_ALTO_BYTES // 1048576} MiB this viewer reads; download it instead."
+        # Translators: {size} and {most} are sizes in MiB, such as 17.2 and 16.
+        problem = _("The ALTO file is {size} MiB, over the {most} MiB this viewer reads; download it instead.").format(
+            size=number_format(blob.size / 1048576, decimal_pos=1), most=alto_parser.MAX_ALTO_BYTES // 1048576
         )
         return blob, None, problem
     try:
@@ -49,7 +61,7 @@ def _read_alto(reader, key: str):
         return blob, None, refused.sentence
 
 
-@reads("src", "ALTO page")
+@reads("src", TITLE)
 def alto_view(request, target: Target):
     """The page image with its text lines drawn over it, and the text beside it; a page without an ALTO
     file (a failed page) still shows its image and the way to the volume's other pages."""
@@ -63,7 +75,7 @@ def alto_view(request, target: Target):
         sentence = sentence_for(error, ALTO_SENTENCES)
         if error.outcome is not Outcome.NOT_FOUND or location is None:
             return problem_page(
-                request, "ALTO page", sentence, operator_fix(error, key), status=error.status, address=address
+                request, TITLE, sentence, operator_fix(error, key), status=error.status, address=address
             )
         blob, page, parse_problem = None, None, _missing_page_sentence(location)
     missing, raw = blob is None, _raw_preview(blob)
@@ -100,10 +112,11 @@ def _raw_preview(blob) -> dict:
 
 
 def _missing_page_sentence(location) -> str:
-    return (
-        f"Page {int(location.group('page'))} has no ALTO file: it failed or has not been processed yet, so there is "
+    return _(
+        # Translators: {page} is a page's number in its volume.
+        "Page {page} has no ALTO file: it failed or has not been processed yet, so there is "
         "no text to show. Its run log says why; the page image and the volume's other pages are below."
-    )
+    ).format(page=int(location.group("page")))
 
 
 def _volume_links(base: ResultsBase, place) -> dict:
@@ -138,14 +151,24 @@ def _go_to_page(request, target: Target, location):
 def _goto_sentence(query, total: int | None) -> str:
     """The sentence for a ``goto_problem`` code the go-to redirect gave; '' for any other value."""
     code = query.get("goto_problem", "")
-    limit = f"1 to {total}" if total else "1 or more"
     if code == NOT_A_NUMBER:
-        return f"That is not a page number: give a page number, {limit}."
-    if code == OUT_OF_RANGE:
-        asked = positive_int(query.get("asked", ""))
-        page = f"page “{asked}”" if asked is not None else "such page"
-        return f"There is no {page}: give a page number, {limit}."
-    return ""
+        if total:
+            # Translators: {total} is how many pages the volume has.
+            return _("That is not a page number: give a page number, 1 to {total}.").format(total=total)
+        return _("That is not a page number: give a page number, 1 or more.")
+    if code != OUT_OF_RANGE:
+        return ""
+    asked = positive_int(query.get("asked", ""))
+    if asked is None:
+        if total:
+            # Translators: {total} is how many pages the volume has.
+            return _("There is no such page: give a page number, 1 to {total}.").format(total=total)
+        return _("There is no such page: give a page number, 1 or more.")
+    if total:
+        # Translators: {asked} is the page number asked for; {total} how many pages the volume has.
+        return _("There is no page “{asked}”: give a page number, 1 to {total}.").format(asked=asked, total=total)
+    # Translators: {asked} is the page number asked for.
+    return _("There is no page “{asked}”: give a page number, 1 or more.").format(asked=asked)
 
 
 def _row(line, needle: str, needle_pattern) -> tuple[dict, int]:
@@ -204,13 +227,22 @@ def _drawing_note(page, drawn: int) -> str:
     total = max(page.total_lines, len(page.lines))
     if total <= drawn:
         return ""
-    note = (
-        f"This page has {total:,} text lines; only the first {drawn:,} are drawn and listed here, "
-        f"{total - drawn:,} more are not."
-    )
+    counts = {
+        "total": number_format(total, force_grouping=True),
+        "drawn": number_format(drawn, force_grouping=True),
+        "more": number_format(total - drawn, force_grouping=True),
+        "kept": number_format(len(page.lines), force_grouping=True),
+    }
     if len(page.lines) > drawn:
-        note += f" The plain text holds the first {len(page.lines):,}."
-    return note
+        return _(
+            # Translators: {total}, {drawn}, {more} and {kept} are counts of text lines (more than one each).
+            "This page has {total} text lines; only the first {drawn} are drawn and listed here, "
+            "{more} more are not. The plain text holds the first {kept}."
+        ).format(**counts)
+    return _(
+        # Translators: {total}, {drawn} and {more} are counts of text lines (more than one each).
+        "This page has {total} text lines; only the first {drawn} are drawn and listed here, {more} more are not."
+    ).format(**counts)
 
 
 def _neighbours(base: ResultsBase, location, image: dict) -> dict:
@@ -228,23 +260,32 @@ def _neighbours(base: ResultsBase, location, image: dict) -> dict:
     return {
         "previous_url": link(number - 1) if number > 1 else "",
         "next_url": link(number + 1) if total is None or number < total else "",
-        "page_label": f"page {number}" + (f" of {total}" if total else ""),
+        "page_label": _page_label(number, total),
         "page_number": number,
         "page_total": total,
         "volume": prefix.rsplit("/", 1)[-1],
     }
 
 
-@reads("src", "ALTO page")
+def _page_label(number: int, total: int | None) -> str:
+    """Where a page is in its volume, as the page's heading says it after the volume: ``page 3 of 40``."""
+    if total:
+        # Translators: a page's place in its volume, after the volume's name in a heading (lower case).
+        return pgettext("ALTO page heading", "page {number} of {total}").format(number=number, total=total)
+    # Translators: a page's place in its volume, after the volume's name in a heading (lower case).
+    return pgettext("ALTO page heading", "page {number}").format(number=number)
+
+
+@reads("src", TITLE)
 def alto_text(request, target: Target):
     """The page's plain text as a download."""
     try:
         _blob, page, problem = _read_alto(target.reader, target.key)
     except StoreError as error:
         sentence = sentence_for(error, ALTO_SENTENCES)
-        return problem_page(request, "ALTO page", sentence, status=error.status, address=target.address)
+        return problem_page(request, TITLE, sentence, status=error.status, address=target.address)
     if page is None:
-        return problem_page(request, "ALTO page", problem, status=422, address=target.address)
+        return problem_page(request, TITLE, problem, status=422, address=target.address)
     key = target.key
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", key.replace("/alto/", "-").rsplit("/", 1)[-1]).removesuffix(".xml")
     response = HttpResponse(page.text(), content_type="text/plain; charset=utf-8")

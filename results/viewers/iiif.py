@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
 from core import bounded_json
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address
 from results.store.reader import Outcome, StoreError
@@ -31,32 +34,37 @@ def page_image(reader, base: ResultsBase, key: str, location) -> dict:
     try:
         manifest = reader.get_json(f"{prefix}/iiif.json", max_bytes=IIIF_LIMIT, max_values=IIIF_VALUES_MAX)
     except StoreError as error:
-        missing = error.outcome is Outcome.NOT_FOUND
-        reason = "there is no iiif.json for this volume yet" if missing else sentence_for(error, {})
-        return {"problem": f"The page image cannot be shown: {reason}"}
+        if error.outcome is Outcome.NOT_FOUND:
+            return {"problem": _("The page image cannot be shown: there is no iiif.json for this volume yet")}
+        # Translators: {reason} is a sentence saying why the store did not give the file.
+        return {"problem": _("The page image cannot be shown: {reason}").format(reason=sentence_for(error, {}))}
     except (bounded_json.JsonTooLarge, bounded_json.JsonTooMany, bounded_json.JsonTooDeep):
         return {"problem": _too_much_sentence()}
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return {"problem": "The page image cannot be shown: the volume's iiif.json is not readable JSON."}
+        return {"problem": _("The page image cannot be shown: the volume's iiif.json is not readable JSON.")}
     canvases = manifest.get("items") if isinstance(manifest, dict) else None
     if not isinstance(canvases, list) or not canvases:
-        return {"problem": "The page image cannot be shown: the volume's iiif.json lists no pages."}
+        return {"problem": _("The page image cannot be shown: the volume's iiif.json lists no pages.")}
     canvas = _canvas_for(canvases, base, key, int(page_id))
     pages = {"pages": len(canvases), "thumbnails": thumbnails(canvases, base, prefix, len(page_id))}
     if canvas is None:
-        problem = "The page image cannot be shown: the volume's iiif.json has no canvas for this page."
+        problem = _("The page image cannot be shown: the volume's iiif.json has no canvas for this page.")
         return {"problem": problem, **pages}
     url, width, height = image_of(canvas)
     if not url:
-        return {"problem": "The page image cannot be shown: its canvas names no usable http(s) image.", **pages}
+        return {"problem": _("The page image cannot be shown: its canvas names no usable http(s) image."), **pages}
     return {"url": url, "width": width, "height": height, "problem": "", **pages}
 
 
 def _too_much_sentence() -> str:
-    return (
-        f"The page image cannot be shown: the volume's iiif.json holds more than this viewer reads (at most "
-        f"{IIIF_LIMIT // (1024 * 1024)} MiB, {IIIF_VALUES_MAX:,} values and {bounded_json.DEFAULT_MAX_DEPTH} "
-        "levels of nesting)."
+    return _(
+        # Translators: {size} is a size in MiB, {values} a count of values, {depth} a count of levels.
+        "The page image cannot be shown: the volume's iiif.json holds more than this viewer reads (at most "
+        "{size} MiB, {values} values and {depth} levels of nesting)."
+    ).format(
+        size=IIIF_LIMIT // (1024 * 1024),
+        values=number_format(IIIF_VALUES_MAX, force_grouping=True),
+        depth=bounded_json.DEFAULT_MAX_DEPTH,
     )
 
 

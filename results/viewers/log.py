@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
@@ -57,7 +58,13 @@ POLL_SECONDS = 3
 POLL_MAX_FAILURES = 5
 WAIT_MAX_SECONDS = 30  # the slowest check for a log that has not appeared yet
 SEARCH_END_BYTES = 64 * 1024  # the end of a searched log read again to tell whether the run has ended
-WAITING_LABEL = "waiting for the run log to appear"
+WAITING_LABEL = pgettext_lazy("run log state", "waiting for the run log to appear")
+TITLE = gettext_lazy("Run log")
+# How a run ended, as the page's status says it (runlog.log_end_state's codes).
+ENDED_LABELS = {
+    "finished": pgettext_lazy("run log state", "finished"),
+    "failed": pgettext_lazy("run log state", "failed"),
+}
 
 
 # --- reading parts of the log ------------------------------------------------------------------
@@ -155,7 +162,7 @@ def _read_at(reader, key: str, offset: int) -> LogWindow:
     first = runlog.last_lines_start(data, kept_above, holding)
     stop = runlog.first_lines_end(data, ROWS_PER_VIEW, first)
     reaches_end = stop == len(data) and blob.start + len(blob.body) >= blob.size
-    note = "" if reaches_end else "This is a part of the log around a linked line."
+    note = "" if reaches_end else _("This is a part of the log around a linked line.")
     first_number = data.count(b"\n", 0, first) + 1 if start == 0 else None  # a read from the log's start
     return _window(blob, data[first:stop], start + first, first_number, note)
 
@@ -175,9 +182,14 @@ def _read_around_line(reader, key: str, line_number: int) -> LogWindow:
     after = min(total, first + ROWS_PER_VIEW)
     note = ""
     if line_number > total:
-        note = f"The log has {total} lines, so line {line_number} does not exist; showing its end."
+        note = ngettext(
+            # Translators: {total} is how many lines the log has; {line} the line number a link asked for.
+            "The log has {total} line, so line {line} does not exist; showing its end.",
+            "The log has {total} lines, so line {line} does not exist; showing its end.",
+            total,
+        ).format(total=total, line=line_number)
     if after < total or not blob.complete:
-        note = "Only part of the log after this line is shown; open the end of the log to follow it."
+        note = _("Only part of the log after this line is shown; open the end of the log to follow it.")
     start = runlog.line_start(data, first)
     end = runlog.first_lines_end(data, after - first, start)
     lines = runlog.split_lines(data[start:end], start, first + 1)
@@ -210,7 +222,7 @@ class Part:
         if self.at:
             return _read_at(reader, key, self.at)
         if self.before:
-            return _read_before(reader, key, self.before, TAIL_BYTES, note="This is an earlier part of the log.")
+            return _read_before(reader, key, self.before, TAIL_BYTES, note=_("This is an earlier part of the log."))
         return _read_tail(reader, key)
 
 
@@ -227,11 +239,15 @@ def _log_state(window: LogWindow, live: bool) -> dict:
             modified = modified.replace(tzinfo=UTC)
         age = max(0, int((datetime.now(UTC) - modified).total_seconds()))
     if ended:
-        label = ended
-    elif live:  # the log's own age (its Last-Modified), named so: a card's ages are the progress file's
-        label = f"live · log written {age} s ago" if age is not None else "live"
+        label = str(ENDED_LABELS.get(ended, ended))
+    elif live and age is not None:  # the log's own age (its Last-Modified), named so: a card's are the progress file's
+        # Translators: the status of a run log being followed; {age} is a number of seconds.
+        label = pgettext("run log state", "live · log written {age} s ago").format(age=age)
+    elif live:
+        label = pgettext("run log state", "live")
     else:
-        label = f"log written {age} s ago" if age is not None else ""
+        # Translators: the status of a run log; {age} is a number of seconds.
+        label = pgettext("run log state", "log written {age} s ago").format(age=age) if age is not None else ""
     return {"ended": ended, "label": label, "age": age}
 
 
@@ -262,7 +278,7 @@ def _lines_context(lines: list[runlog.LogLine]) -> dict:
 
 
 @vary_on_headers("HX-Request")
-@reads("log", "Run log")
+@reads("log", TITLE)
 def log_view(request, target: Target):
     """The run log page: its tail (following it when ``live=1``), a part around a linked line or
     byte position, an earlier part, or search results; with the volume's summary when given."""
@@ -310,7 +326,7 @@ def _log_unread(request, target: Target, error: StoreError, base_context: dict, 
     sentence = sentence_for(error, LOG_SENTENCES)
     return problem_page(
         request,
-        "Run log",
+        TITLE,
         sentence,
         operator_fix(error, target.key),
         status=error.status,
@@ -402,7 +418,7 @@ def _earlier_url(address: str, window: LogWindow) -> str:
 # --- live polling --------------------------------------------------------------------------------
 
 
-@reads("log", "Run log")
+@reads("log", TITLE)
 def log_more(request, target: Target):
     """New lines after ``after`` (a live poll), joined to the page's bottom stretch. Answers 286
     once the run has ended or polling gives up; while the log does not exist yet it keeps waiting,
@@ -423,7 +439,7 @@ def log_more(request, target: Target):
         retry = _poll_url(address, after, number, failures)
         return _poll_failed(request, retry, failures, sentence_for(error, LOG_SENTENCES))
     if head.size < after:
-        context = {"stopped": "The log was rewritten from the start; reload the page to read it again."}
+        context = {"stopped": _("The log was rewritten from the start; reload the page to read it again.")}
         return _poll_response(request, context, stop=True)
     window = LogWindow(runlog.split_lines(data, after, number), after, after + len(data), head.size, head.last_modified)
     state = _log_state(window, live=True)
@@ -443,10 +459,11 @@ def log_more(request, target: Target):
 
 
 def _wait_sentence(delay: int) -> str:
-    return (
+    return _(
+        # Translators: {delay} is a number of seconds.
         "Waiting for the run log to appear: a volume's log is first written about 15 s after it starts. "
-        f"Checking again in {delay} s."
-    )
+        "Checking again in {delay} s."
+    ).format(delay=delay)
 
 
 def _poll_waiting(request, address: str, waits: int):
@@ -463,13 +480,17 @@ def _poll_waiting(request, address: str, waits: int):
 
 def _poll_failed(request, retry_url: str, failures: int, sentence: str):
     if failures >= POLL_MAX_FAILURES:
-        stopped = f"Stopped following the log after {failures} failed reads: {sentence} Reload the page to try again."
-        return _poll_response(request, {"stopped": stopped, "state": {"label": "stopped"}}, stop=True)
+        # Translators: {failures} is a count of failed reads (five or more); {sentence} says why the last failed.
+        stopped = _("Stopped following the log after {failures} failed reads: {sentence} Reload the page to try again.")
+        stopped = stopped.format(failures=failures, sentence=sentence)
+        state = {"label": pgettext("run log state", "stopped")}
+        return _poll_response(request, {"stopped": stopped, "state": state}, stop=True)
     delay = min(POLL_SECONDS * 2**failures, 60)
     context = {
         "stretches": [],
-        "retry_sentence": f"{sentence} Trying again in {delay} s.",
-        "state": {"label": "live · reading failed"},
+        # Translators: {sentence} says why reading the log failed; {delay} is a number of seconds.
+        "retry_sentence": _("{sentence} Trying again in {delay} s.").format(sentence=sentence, delay=delay),
+        "state": {"label": pgettext("run log state", "live · reading failed")},
         "poll_url": retry_url,
         "poll_seconds": delay,
     }
@@ -488,7 +509,7 @@ def _poll_response(request, context: dict, stop: bool):
 # --- earlier parts, search and find ----------------------------------------------------------------
 
 
-@reads("log", "Run log")
+@reads("log", TITLE)
 def log_earlier(request, target: Target):
     """The part of the log just before ``before``, cut at a line start, for "show earlier"; its last
     lines join the page's top stretch."""
@@ -521,17 +542,18 @@ def _log_search_page(request, target: Target, base_context: dict):
     end, start = runlog.cut_at_line_start(blob.body[-SEARCH_END_BYTES:], max(0, len(blob.body) - SEARCH_END_BYTES))
     window = LogWindow(runlog.split_lines(end, start, None), start, len(blob.body), blob.size, blob.last_modified)
     state = _log_state(window, base_context["live"])
+    searched = datetime.now(UTC)
     context = {
         **base_context,
         "result": runlog.search(blob.body, base_context["query"]),
         "partial": not blob.complete,
         "state": state,
-        "searched_at": datetime.now(UTC).strftime("%H:%M:%S UTC") if not state["ended"] else "",
+        "searched_at": "" if state["ended"] else times.moment_seconds(searched, now=searched),
     }
     return render(request, "viewers/log_search.html", context)
 
 
-@reads("log", "Run log")
+@reads("log", TITLE)
 def log_find(request, target: Target):
     """Where a word occurs in the whole log, as JSON for the page's find bar: the lines the page has not
     loaded are opened around their line number."""

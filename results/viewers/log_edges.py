@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from results.formats.runlog import HTTP_FOLD_MIN, LogGroup, LogStretch
+from results.formats.runlog import HTTP_FOLD_MIN, LogGroup, LogStretch, fold_label
 
 _EDGE = re.compile(r"^(s\d{1,15})~(\d{1,9})~(L\d{1,12}|at\d{1,15}|)~(\d{0,12})~(\d{0,12})$")
 
@@ -22,13 +22,6 @@ _EDGE = re.compile(r"^(s\d{1,15})~(\d{1,9})~(L\d{1,12}|at\d{1,15}|)~(\d{0,12})~(
 def stretch_id(stretch: LogStretch) -> str:
     """The element id of a stretch: its first line's byte position, which never changes."""
     return f"s{stretch.groups[0].first.offset}"
-
-
-def fold_label(count: int, first: int | None, last: int | None) -> str:
-    label = f"{count} HTTP requests"
-    if first is not None and last is not None:
-        label += f" · lines {first}–{last}"
-    return label
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 import statistics
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
 from core import bounded_json
 from core.quality import band, target_words, volume_quality
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address
@@ -30,25 +33,34 @@ def manifest_summary(request, reader, base: ResultsBase, address: str) -> dict:
     try:
         key = key_for_address(address, request, base)
     except AddressRefused as refused:
-        return {"problem": f"The summary is not shown: {refused.sentence}"}
+        # Translators: {reason} is a sentence saying why the address is refused.
+        return {"problem": _("The summary is not shown: {reason}").format(reason=refused.sentence)}
     try:
         record = reader.get_json(key, max_bytes=MANIFEST_LIMIT, max_values=MANIFEST_VALUES_MAX)
     except StoreError as error:
         if error.outcome is Outcome.NOT_FOUND:
-            return {"problem": "There is no manifest.json yet: the volume has not finished, so there is no summary."}
-        return {"problem": f"The summary is not shown: {sentence_for(error, LOG_SENTENCES)}"}
+            return {
+                "problem": _("There is no manifest.json yet: the volume has not finished, so there is no summary.")
+            }
+        # Translators: {reason} is a sentence saying why the store did not give the file.
+        return {"problem": _("The summary is not shown: {reason}").format(reason=sentence_for(error, LOG_SENTENCES))}
     except (bounded_json.JsonTooLarge, bounded_json.JsonTooMany, bounded_json.JsonTooDeep):
+        problem = _(
+            # Translators: {size} is a size in MiB, {values} a count of values, {depth} a count of levels.
+            "The summary is not shown: manifest.json holds more than this page reads (at most "
+            "{size} MiB, {values} values and {depth} levels of nesting)."
+        )
         return {
-            "problem": (
-                f"The summary is not shown: manifest.json holds more than this page reads (at most "
-                f"{MANIFEST_LIMIT // (1024 * 1024)} MiB, {MANIFEST_VALUES_MAX:,} values and "
-                f"{bounded_json.DEFAULT_MAX_DEPTH} levels of nesting)."
+            "problem": problem.format(
+                size=MANIFEST_LIMIT // (1024 * 1024),
+                values=number_format(MANIFEST_VALUES_MAX, force_grouping=True),
+                depth=bounded_json.DEFAULT_MAX_DEPTH,
             )
         }
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return {"problem": "The summary is not shown: manifest.json is not readable JSON."}
+        return {"problem": _("The summary is not shown: manifest.json is not readable JSON.")}
     if not isinstance(record, dict):
-        return {"problem": "The summary is not shown: manifest.json is not a JSON object."}
+        return {"problem": _("The summary is not shown: manifest.json is not a JSON object.")}
     return summarise_manifest(record, key, base)
 
 

@@ -16,6 +16,8 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from results.accounts.middleware import login_url
@@ -25,13 +27,19 @@ from results.store.reader import Outcome, StoreError, reader_for
 from results.viewers import slots
 
 LOG_SENTENCES = {
-    Outcome.FORBIDDEN: "Your store account may not read this volume's results, so its run log cannot be shown.",
-    Outcome.NOT_FOUND: (
+    Outcome.FORBIDDEN: gettext_lazy(
+        "Your store account may not read this volume's results, so its run log cannot be shown."
+    ),
+    Outcome.NOT_FOUND: gettext_lazy(
         "There is no run log at this address yet. The volume may not have started, or its log was "
         "written under another address."
     ),
-    Outcome.UNREACHABLE: "The results store could not be reached, so the log cannot be shown. Try again in a minute.",
-    Outcome.TIMEOUT: "The results store did not answer in time, so the log cannot be shown. Try again in a minute.",
+    Outcome.UNREACHABLE: gettext_lazy(
+        "The results store could not be reached, so the log cannot be shown. Try again in a minute."
+    ),
+    Outcome.TIMEOUT: gettext_lazy(
+        "The results store did not answer in time, so the log cannot be shown. Try again in a minute."
+    ),
 }
 
 
@@ -39,10 +47,11 @@ def operator_fix(error: StoreError, key: str) -> str:
     """What an operator can check for a refused read: the account may read other volumes, not this one."""
     if error.outcome is not Outcome.FORBIDDEN:
         return ""
-    return (
-        f"the store's policy for this account denies reading {key}. If this person should see this "
+    return _(
+        # Translators: words for operators after "For operators:"; {key} is a file's key in the store.
+        "the store's policy for this account denies reading {key}. If this person should see this "
         "volume, let the account read its prefix."
-    )
+    ).format(key=key)
 
 
 class LoginAgain(Exception):
@@ -53,7 +62,7 @@ def sentence_for(error: StoreError, sentences: dict) -> str:
     """The sentence for a failed read; an ended session instead leaves the view for the login page."""
     if error.outcome in (Outcome.SESSION_ENDED, Outcome.NO_SESSION):
         raise LoginAgain()
-    return sentences.get(error.outcome, error.sentence)
+    return str(sentences.get(error.outcome, error.sentence))
 
 
 def _login_response(request):

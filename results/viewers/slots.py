@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import ngettext
 
 from core.outages import Outage
 from results.accounts import counters
@@ -48,10 +49,15 @@ def per_person() -> int:
 
 
 def refusal_sentence() -> str:
-    return (
-        f"You are already opening {per_person()} viewer pages at once, as many as one person may; "
-        f"try again in {RETRY_AFTER_SECONDS} seconds, when one of them has finished."
-    )
+    most = per_person()
+    return ngettext(
+        # Translators: {count} is how many viewer pages one person may open at once; {seconds} a number of seconds.
+        "You are already opening {count} viewer page at once, as many as one person may; "
+        "try again in {seconds} seconds, when it has finished.",
+        "You are already opening {count} viewer pages at once, as many as one person may; "
+        "try again in {seconds} seconds, when one of them has finished.",
+        most,
+    ).format(count=most, seconds=RETRY_AFTER_SECONDS)
 
 
 @dataclass(frozen=True)

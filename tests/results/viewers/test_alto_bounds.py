@@ -59,7 +59,7 @@ SHAPES = {
 
 SAID = {
     "400 lines of 10,000-point outlines": "are drawn simplified and",
-    "200,000 tiny lines": "The file is very long; only its first 20,000 line(s)",
+    "200,000 tiny lines": "The file is very long; only its first 20,000 lines",
     "words of zero-width characters": "characters; only the first",
 }
 
