@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-archive bench-watch bench-slow bench-slow-store bench-hostile bench-soak screenshots install browser redis clean
+.PHONY: demo test lint messages extract gettext bench bench-archive bench-watch bench-slow bench-slow-store bench-hostile bench-soak screenshots install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 install: $(STAMP)
 
 # DEMO_ARGS passes options on: `make demo DEMO_ARGS=--kueue-down` starts with Kueue's controller crash-looping.
-demo: $(STAMP)
+demo: $(STAMP) messages
 	$(PY) -m devstack.demo $(DEMO_ARGS)
 
 # The README's pictures (docs/images/), taken from the demo on a free port with Debian's Chromium.
@@ -47,13 +47,44 @@ redis:
 		fi; \
 	fi
 
+# The Swedish catalogue (locale/sv/LC_MESSAGES/django.po, djangojs.po) compiled into the .mo files Django reads.
+# The .mo files are build output (.gitignore); the image compiles its own (Dockerfile). The throwaway secret only
+# satisfies settings, as in the Dockerfile. Without msgfmt the site speaks English only.
+messages: $(STAMP) gettext
+	@if command -v msgfmt >/dev/null; then \
+		DJANGO_SECRET_KEY=catalogue-only $(PY) manage.py compilemessages --ignore=.venv; \
+	fi
+
+# The catalogue brought up to date with the code: new sentences added untranslated, changed ones marked fuzzy,
+# each with the places it is said (translate them, then `make messages`). tests/test_catalogue.py extracts
+# with the same folders left out, so what it finds missing is what this adds.
+CATALOGUE_IGNORE := .venv .devstack tests benchmarks devstack staticfiles charts docs requirements*.txt
+extract: $(STAMP) gettext
+	for domain in django djangojs; do \
+		DJANGO_SECRET_KEY=catalogue-only $(PY) manage.py makemessages --locale=sv --domain=$$domain \
+			$(foreach pattern,$(CATALOGUE_IGNORE),--ignore='$(pattern)') || exit 1; \
+	done
+
+# msgfmt and xgettext come from Debian's gettext; install it when it is missing and we may.
+gettext:
+	@if ! command -v msgfmt >/dev/null || ! command -v xgettext >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing Debian's gettext for the Swedish catalogue"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+		elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then \
+			sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+		else \
+			echo "gettext (msgfmt) is missing and cannot be installed here: the site speaks English only, and the catalogue tests will say so."; \
+		fi; \
+	fi
+
 # Tests run in parallel (pytest-xdist): most of them wait on sockets, browsers and subprocesses, so on
 # two cores 4 workers finish sooner than 2. pytest-randomly shuffles the order on every run and prints
 # its seed at the top: `--randomly-seed=N` repeats that order, `-p no:randomly` keeps file order. No test
 # may rely on another having run first. `make test TEST_WORKERS=0` runs everything in one process.
 TEST_WORKERS ?= 4
 
-test: $(STAMP) browser redis
+test: $(STAMP) browser redis messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS)
