@@ -49,8 +49,11 @@ def test_a_cards_failed_volume_opens_its_run_log_at_the_failure(scene, logged_in
     assert page.locator("#log-live[hx-get]").count() == 0
 
 
-def test_live_mode_follows_the_simulator_until_the_volume_completes(scene, logged_in, live_server):
-    page = logged_in
+def test_live_mode_follows_the_simulator_until_the_volume_completes(moving_scene, logged_in, live_server):
+    """On a stack of its own: the simulator's steps finish volumes other tests expect still running."""
+    page, scene = logged_in, moving_scene
+    reading.clear_cache()
+    browser_login(page, live_server.url, scene.store.accounts["full"])
     campaign = scene.scene.campaign_of("finishing_soon")
     volume = next(v for v in campaign.volumes if v.state == RUNNING)
     key = scene_store.log_key(scene.scene.where, campaign, volume)
