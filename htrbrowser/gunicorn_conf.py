@@ -22,6 +22,8 @@ Command-line options still win; this file adds what a command line cannot say:
   the pods 60 s, a load balancer about as long; with 2 s the soak's file reader, asking every 3 s, lost
   one or two requests per window of relists, when the worker's loop ran late). Kept connections wait
   in the worker's poller, not in a thread.
+- **A stop lets requests in flight finish** for `HTRFLOW_GRACEFUL_SECONDS` (120 s), not gunicorn's
+  30 s, which cut slow downloads at every rollout; the chart sizes the pod's grace period to match.
 - **A graceful stop gives the status writer's Lease up** as soon as the worker is told to stop
   (SIGTERM), not after its last slow download: the next pod writes status records at once instead of
   waiting out the Lease (`campaigns.cluster.status_lease.release`). `worker_exit` does it too, for a
@@ -50,6 +52,7 @@ try:
     METRICS_PORT = read("HTRFLOW_METRICS_PORT")
     METRICS_ADDRESS = read("HTRFLOW_METRICS_ADDRESS")
     LOG_FORMAT = read("HTRFLOW_LOG_FORMAT")
+    GRACEFUL_SECONDS = read("HTRFLOW_GRACEFUL_SECONDS")
 except SettingError as error:  # one sentence, as settings.py gives, not gunicorn's traceback
     print(error, file=sys.stderr)
     sys.exit(2)
@@ -58,6 +61,9 @@ except SettingError as error:  # one sentence, as settings.py gives, not gunicor
 accesslog = None
 # Longer than the idle timeout of the proxies in front (see the module's docstring).
 keepalive = 75
+# gunicorn's 30 s would cut a download on a slow link at every rollout; the chart's grace period is sized
+# around this (web.shutdown).
+graceful_timeout = GRACEFUL_SECONDS
 
 if LOG_FORMAT == "json":
     logconfig_dict = {

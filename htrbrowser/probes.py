@@ -9,19 +9,26 @@ Ready means this pod can serve its pages: Django's own checks pass (run once per
 settings do not change while it runs) and the session key file can be read now (it can be
 replaced at any time). A cluster or store outage does not make a pod unready: every pod would be
 pulled at once, and the pages already say in a sentence what cannot be reached.
+
+`/readyz/namespaces` is no kubelet probe: it is `helm test`'s question whether this pod reads each
+shown namespace, asked of the app over HTTP so that the test pod itself needs no right in the cluster.
+It answers from the board every page reads through (no call of its own once a namespace has been
+read), with the shown namespaces' names and a yes or no each: no object, no cause, no sentence, so it
+is safe to answer without a login, as the probes are.
 """
 
 import logging
 import threading
 
 from django.core import checks
-from django.http import HttpResponse, HttpResponseNotAllowed
+from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 
+from campaigns.cluster import kube, reading
 from results.accounts import session
 
 log = logging.getLogger(__name__)
 
-PROBE_PATHS = ("/healthz", "/readyz")
+PROBE_PATHS = ("/healthz", "/readyz", "/readyz/namespaces")
 SESSION_KEY_CHECK = "results.E001"  # read again on every probe, see results/accounts/checks.py
 
 _settings_problems = None
@@ -82,7 +89,27 @@ def readyz(request):
     return _answer(request, 200, "ready\n")
 
 
-_VIEWS = {"/healthz": healthz, "/readyz": readyz}
+def namespace_read(namespace):
+    """Whether this pod has a current reading of the namespace (the board's, shared with the pages)."""
+    try:
+        return reading.read_namespace(namespace).unreachable_since is None
+    except kube.ClusterUnavailable:
+        return False
+    except Exception:  # noqa: BLE001 - the answer is yes or no; the cause goes to the log only
+        log.exception("reading namespace %s for /readyz/namespaces failed", namespace)
+        return False
+
+
+def namespaces(request):
+    """{"namespaces": {name: true|false}}, 200 when every shown namespace is read, else 503."""
+    read = {namespace: namespace_read(namespace) for namespace in reading.served_namespaces()}
+    response = JsonResponse({"namespaces": read}, status=200 if all(read.values()) else 503)
+    if request.method == "HEAD":
+        response.content = b""
+    return response
+
+
+_VIEWS = {"/healthz": healthz, "/readyz": readyz, "/readyz/namespaces": namespaces}
 
 
 class ProbeMiddleware:

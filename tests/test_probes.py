@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from campaigns.cluster import reading
 from htrbrowser import probes
 
 POD_IP = "10.1.2.3"
@@ -84,3 +85,36 @@ def test_a_serious_settings_check_makes_the_pod_unready(client, key_file, monkey
 def test_an_unreachable_cluster_does_not_make_the_pod_unready(client, key_file, kube):
     kube.inject_fault(r".*", status=503)
     assert client.get("/readyz", HTTP_HOST=POD_IP).status_code == 200
+
+
+@pytest.fixture
+def shown(kube, settings):
+    """Two shown namespaces on the cluster double, the boards started afresh."""
+    settings.HTRFLOW_NAMESPACES = ["htr-batch", "archive-a"]
+    settings.HTRFLOW_KUBE_TIMEOUT = 2.0
+    reading.clear_cache()
+    yield kube
+    reading.clear_cache()
+
+
+def test_helm_test_asks_the_app_whether_it_reads_each_shown_namespace_and_hears_names_only(client, shown):
+    got = client.get("/readyz/namespaces", HTTP_HOST=POD_IP)
+    assert got.status_code == 200
+    assert got.json() == {"namespaces": {"htr-batch": True, "archive-a": True}}
+
+    reading.clear_cache()
+    shown.inject_fault(r"/namespaces/archive-a/", status=403)
+    refused = client.get("/readyz/namespaces", HTTP_HOST=POD_IP)
+    assert refused.status_code == 503
+    # Names and yes/no only: neither the cause (forbidden, the account's name) nor anything read.
+    assert refused.json() == {"namespaces": {"htr-batch": True, "archive-a": False}}
+    assert b"forbidden" not in refused.content and b"serviceaccount" not in refused.content.lower()
+    assert client.head("/readyz/namespaces", HTTP_HOST=POD_IP).content == b""
+
+
+def test_the_namespace_answer_is_not_sent_to_https_or_the_login(client, shown, settings):
+    """The `helm test` pod asks over the Service's plain http, without a session, whatever web.https says."""
+    settings.SECURE_SSL_REDIRECT = True
+    got = client.get("/readyz/namespaces", HTTP_HOST="htrbrowser.htr-batch.svc")
+    assert got.status_code == 200 and got.json()["namespaces"]["htr-batch"] is True
+    assert client.get("/login", HTTP_HOST="testserver").status_code == 301  # the rule still holds elsewhere

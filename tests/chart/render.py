@@ -83,9 +83,14 @@ FULL_VALUES = {
 }
 
 
+# The NetworkPolicy peer of an ingress-nginx in front: required whenever an Ingress or HTTPRoute is rendered.
+BEHIND_NGINX = {"network": {"ingressFrom": [
+    {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "ingress-nginx"}}}]}}
+
 # What a render without a cluster must be given: the chart refuses to guess it (tests/chart/test_offline.py,
-# tests/chart/test_secrets.py).
+# tests/chart/test_secrets.py), and the image every install must name (tests/chart/test_production.py).
 OFFLINE = {
+    "image": {"tag": "1.0.0"},  # no image is published: every install names the one it built
     "network": {"apiServer": {"cidrs": ["192.0.2.1/32"]}},
     "results": {"sessionSecret": "htrbrowser-session-key"},
     "django": {"secretKeySecret": "htrbrowser-django-key"},

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.chart.render import FULL_VALUES, NAMESPACE, RELEASE, merged, notes, of_kind, one, render
+from tests.chart.render import BEHIND_NGINX, FULL_VALUES, NAMESPACE, RELEASE, merged, notes, of_kind, one, render
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALLING = (ROOT / "docs" / "installing.md").read_text()
@@ -70,6 +70,6 @@ def test_the_notes_point_at_objects_the_chart_renders():
     monitor = one(render(scraped), "ServiceMonitor")["metadata"]["name"]
     assert f"Metrics: port 9100 (metrics) of each pod, scraped through the ServiceMonitor {monitor}" in notes(scraped)
     assert "helm test" not in notes({"helmTest": {"enabled": False}})
-    ingress = {"web": {"ingress": {"enabled": True, "host": "htr.example.org"}}}
+    ingress = {**BEHIND_NGINX, "web": {"ingress": {"enabled": True, "host": "htr.example.org"}}}
     assert one(render(ingress), "Ingress")["spec"]["rules"][0]["host"] == "htr.example.org"
     assert "Open https://htr.example.org/" in notes(ingress)

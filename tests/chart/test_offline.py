@@ -23,7 +23,8 @@ def test_without_the_api_server_s_addresses_the_render_refuses_naming_the_value(
     assert "gitOps is true" in refusal({"gitOps": True})
     assert "helm template or Argo CD" in refusal({})
     # Without a NetworkPolicy there is nothing to place: it renders.
-    secrets = {"results": {"sessionSecret": "session"}, "django": {"secretKeySecret": "django"}}
+    secrets = {"results": {"sessionSecret": "session"}, "django": {"secretKeySecret": "django"},
+               "image": {"tag": "1.0.0"}}
     assert one(render({"network": {"enabled": False}, **secrets}, given=False), "Deployment")
 
 
@@ -31,8 +32,8 @@ def test_every_problem_is_its_own_sentence_in_one_refusal():
     message = refusal({"redis": {"existingSecret": "redis-url"}, "metrics": {"prometheusRule": {"enabled": True}}})
     sentences = [line[2:] for line in message.splitlines() if line.startswith("- ")]
     assert [sentence.split(" ")[0] for sentence in sentences] == [
-        "results.sessionSecret", "django.secretKeySecret", "network.apiServer.cidrs", "redis.existingSecret",
-        "metrics.serviceMonitor,"]
+        "image.tag", "results.sessionSecret", "django.secretKeySecret", "network.apiServer.cidrs",
+        "redis.existingSecret", "metrics.serviceMonitor,"]
     assert all(sentence.endswith(".") for sentence in sentences)
 
 

@@ -57,7 +57,7 @@ def test_name_overrides_rename_objects_and_labels_together():
     assert one(objects, "Service")["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
     named = render({"fullnameOverride": "campaigns"})
     assert {obj["metadata"]["name"] for obj in named if obj["kind"] in ("Deployment", "Service", "Role")} == {
-        "campaigns", "campaigns-kueue"}  # the Role in Kueue's namespace is named apart
+        "campaigns", f"{NAMESPACE}-campaigns-kueue"}  # outside its namespace a Role carries the release's namespace
 
 
 def test_an_existing_service_account_is_bound_and_named_in_the_admission_policy():
@@ -84,7 +84,7 @@ def test_without_cluster_scoped_objects_only_namespaced_ones_render_and_status_r
         render_files({"clusterScoped": False})
 
 
-def test_helm_test_asks_the_site_for_readyz_and_the_api_for_each_namespace_and_is_let_through():
+def test_helm_test_asks_the_site_for_readyz_and_for_each_namespace_and_is_let_through():
     objects = render({"namespaces": ["htr-a", "htr-b"]}, hooks=True)
     pods = of_kind(objects, "Pod")
     [pod] = pods
@@ -93,11 +93,13 @@ def test_helm_test_asks_the_site_for_readyz_and_the_api_for_each_namespace_and_i
     labels = pod["metadata"]["labels"]
     assert not selects(deployment["spec"]["selector"]["matchLabels"], labels)  # no ReplicaSet adopts it
     assert not selects(one(objects, "Service")["spec"]["selector"], labels)  # no Service sends it traffic
-    assert pod["spec"]["serviceAccountName"] == deployment["spec"]["template"]["spec"]["serviceAccountName"]
+    # Its own account, not the app's (tests/chart/test_helm_test.py: one no Role binds, with no token).
+    assert pod["spec"]["serviceAccountName"] == f"{RELEASE}-test"
+    assert pod["spec"]["serviceAccountName"] != deployment["spec"]["template"]["spec"]["serviceAccountName"]
     container = pod["spec"]["containers"][0]
     assert container["image"] == deployment["spec"]["template"]["spec"]["containers"][0]["image"]
     env = {entry["name"]: entry["value"] for entry in container["env"]}
-    assert env == {"SITE": f"http://{RELEASE}.{NAMESPACE}.svc:80/readyz", "NAMESPACES": "htr-a,htr-b"}
+    assert env == {"SITE": f"http://{RELEASE}.{NAMESPACE}.svc:80", "NAMESPACES": "htr-a,htr-b", "WAIT_SECONDS": "70"}
     compile(container["args"][0], "helm-test", "exec")  # the script is Python the image can run
     policies = {policy["metadata"]["name"]: policy["spec"] for policy in of_kind(objects, "NetworkPolicy")}
     site, test = policies[RELEASE], policies[f"{RELEASE}-test"]

@@ -6,7 +6,7 @@ import kubernetes_validate
 import pytest
 
 from htrbrowser.configuration import SETTINGS
-from tests.chart.render import FULL_VALUES, NAMESPACE, container_env, notes, of_kind, one, render
+from tests.chart.render import BEHIND_NGINX, FULL_VALUES, NAMESPACE, container_env, notes, of_kind, one, render
 
 CONFIGURATION_DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 
@@ -84,8 +84,8 @@ def test_the_chart_sets_hops_and_hosts_from_what_it_installs():
     hosts = behind["DJANGO_ALLOWED_HOSTS"]["value"].split(",")
     assert {"htr.example.org", "htr-gw.example.org", "htr-internal.example.org"} <= set(hosts)
 
-    told = container_env(one(render({"web": {"ingress": {"enabled": True, "host": "a.example.org"},
-                                              "trustedHops": 2}}), "Deployment"))
+    told = container_env(one(render({**BEHIND_NGINX, "web": {"ingress": {"enabled": True, "host": "a.example.org"},
+                                                             "trustedHops": 2}}), "Deployment"))
     assert told["HTRFLOW_TRUSTED_HOPS"]["value"] == "2"
 
 

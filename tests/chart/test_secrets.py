@@ -78,7 +78,7 @@ def render_copy(chart, values):
 
 
 def test_with_a_cluster_the_secrets_are_generated_once_and_kept_across_upgrades_and_uninstall(generating_chart):
-    objects = render_copy(generating_chart, API)
+    objects = render_copy(generating_chart, merged(API, {"image": {"tag": "1.0.0"}}))
     secrets = {obj["metadata"]["name"]: obj for obj in objects if obj["kind"] == "Secret"}
     assert set(secrets) == {"htrbrowser-django", "htrbrowser-session"}
     for secret in secrets.values():

@@ -2,11 +2,12 @@
 
 import requests
 
-from tests.chart.render import container_env, one, render
+from tests.chart.render import BEHIND_NGINX, container_env, merged, one, render
 from tests.test_container_command import serve  # noqa: F401 - the fixture that starts the Dockerfile's CMD
 
 HOST = "htr.example.org"
-INGRESS = {"web": {"ingress": {"enabled": True, "className": "nginx", "host": HOST, "tlsSecretName": "tls"}}}
+INGRESS = merged(BEHIND_NGINX, {"web": {"ingress": {"enabled": True, "className": "nginx", "host": HOST,
+                                                     "tlsSecretName": "tls"}}})
 # What ingress-nginx sends on for a browser's https request.
 FROM_THE_INGRESS = {"Host": HOST, "X-Forwarded-Proto": "https", "X-Forwarded-Host": HOST,
                     "X-Forwarded-For": "198.51.100.7", "X-Forwarded-Port": "443"}

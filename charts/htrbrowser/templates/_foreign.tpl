@@ -1,54 +1,56 @@
 {{/*
-Values of htrflow-batch's chart that this chart does not read as they are. values.schema.json admits
-each of them (marked "deprecated") only so that this list can refuse it with what to write instead:
-an operator who starts from an htrflow-batch values file gets one sentence per key, all at once.
+Values of htrflow-batch's chart that this chart reads differently. values.schema.json admits each of
+them (marked "deprecated") so that an htrflow-batch values file installs as it is: NOTES.txt then says,
+one sentence per key carried, what this chart made of it (`read`). Only what cannot work is refused
+(templates/_validate.tpl: network.s3InNamespace true, network.web.allowPublicIngress true).
 Values read as they are (resultsUrl, s3.existingSecret, results.sessionSecret, results.sessionHours,
 results.keyDerivation, network.enabled, network.s3Cidrs, network.s3Ports, network.apiServer.cidrs,
-network.apiServer.port, web.service.type, web.nodePort, web.resources, web.ingress.*) are not here.
+network.apiServer.port, web.service.type, web.ingress.*) are not here; web.nodePort, web.resources
+and web.https are read with this chart's own limits (templates/_helpers.tpl).
 tests/chart/test_htrflow_batch_values.py keeps this list and the schema's admitted keys equal.
 */}}
 {{- define "htrbrowser.foreignKeys" -}}
 - key: publicResultsBase
-  instead: "write resultsUrl: <the site's https address>/results (the results proxy's base) instead."
+  read: "not read: the results proxy's browser-facing base is resultsUrl (<the site's https address>/results)."
 - key: hfToken
-  instead: "remove it: the token is the warm-up Job's, and this chart runs no Job."
+  read: "not read: the token is the warm-up Job's, and this chart runs no Job."
 - key: modelCache
-  instead: "remove it: the model cache is htrflow-batch's, and this chart mounts none."
+  read: "not read: the model cache is htrflow-batch's, and this chart mounts none."
 - key: queue
-  instead: "remove it: the queues are htrflow-batch's; this chart reads every LocalQueue and ClusterQueue it can see."
+  read: "not read: the queues are htrflow-batch's; this chart reads every LocalQueue and ClusterQueue it can see."
 - key: apply
-  instead: "remove it: campaigns are applied by htrflow-batch's tooling, never by this chart."
+  read: "not read: campaigns are applied by htrflow-batch's tooling, never by this chart."
 - key: security
-  instead: "remove it: htrflow-batch's Kyverno policies apply to this chart's pods as they are; list this chart's image repository in security.allowedImageRepos of the htrflow-batch release and pin image.digest here (README, \"Beside htrflow-batch\")."
+  read: "not read: htrflow-batch's Kyverno policies apply to this chart's pods as they are; list this chart's image repository in security.allowedImageRepos of the htrflow-batch release and pin image.digest here (docs/installing.md, \"Beside htrflow-batch\")."
 - key: web.image
-  instead: "write image.repository and image.digest (sha256:…) instead: this chart's image is htrbrowser, not htrflow-web."
+  read: "not read: it names htrflow-web's image; this chart runs image.repository at image.tag or image.digest."
 - key: web.internalResultsBase
-  instead: "remove it: the pods read the store at S3_ENDPOINT from s3.existingSecret."
+  read: "not read: the pods read the store at S3_ENDPOINT from s3.existingSecret."
 - key: results.replicas
-  instead: "write replicas instead: one Deployment serves the pages and the results proxy."
+  read: "not read: replicas counts the pods of the one Deployment that serves the pages and the results proxy (more than one needs redis.existingSecret, a redis the pods share)."
 - key: results.resources
-  instead: "write web.resources instead: one container serves the pages and the results proxy."
+  read: "not read: web.resources sizes the one container that serves the pages and the results proxy."
 - key: network.apiServer.cidr
-  instead: "write network.apiServer.cidrs: [<the same address>] instead (a list: every API server of the control plane)."
+  read: "read as one more address of network.apiServer.cidrs."
 - key: network.web
-  instead: "write network.ingressFrom and network.ingressCidrs instead of network.web.ingressFrom and network.web.ingressCidrs; network.web.allowPublicIngress has no counterpart (list the client ranges)."
+  read: "its ingressFrom and ingressCidrs are read where network.ingressFrom and network.ingressCidrs are empty (allowPublicIngress has no counterpart: true is refused)."
 - key: network.defaultDeny
-  instead: "remove it: this chart's NetworkPolicy selects its own pods only; htrflow-batch's default deny stays in force."
+  read: "not read: this chart's NetworkPolicy selects its own pods only; htrflow-batch's default deny stays in force."
 - key: network.iiifCidrs
-  instead: "remove it: the site never fetches page images; browsers do."
+  read: "not read: the site never fetches page images; browsers do."
 - key: network.clusterCidrs
-  instead: "remove it: this chart grants no public egress to carve ranges out of."
+  read: "not read: this chart grants no public egress to carve ranges out of."
 - key: network.nodeCidrs
-  instead: "remove it: this chart grants no public egress to carve ranges out of."
+  read: "not read: this chart grants no public egress to carve ranges out of."
 - key: network.privateCidrs
-  instead: "remove it: this chart grants no public egress to carve ranges out of."
+  read: "not read: this chart grants no public egress to carve ranges out of."
 - key: network.s3InNamespace
-  instead: "write the store's addresses in network.s3Cidrs (an in-namespace RustFS: network.extraEgress with its pod labels) instead."
+  read: "not read: the store is reached at network.s3Cidrs (true, a store inside the namespace, is refused)."
 {{- end -}}
 
-{{/* One sentence per foreign key the values carry. */}}
-{{- define "htrbrowser.foreignKeyProblems" -}}
-{{- $problems := list -}}
+{{/* One sentence per foreign key the values carry, for NOTES.txt. */}}
+{{- define "htrbrowser.foreignKeyWarnings" -}}
+{{- $warnings := list -}}
 {{- range $foreign := (include "htrbrowser.foreignKeys" . | fromYamlArray) -}}
 {{- $node := $.Values -}}
 {{- $present := true -}}
@@ -60,8 +62,8 @@ tests/chart/test_htrflow_batch_values.py keeps this list and the schema's admitt
 {{- end -}}
 {{- end -}}
 {{- if $present -}}
-{{- $problems = append $problems (printf "%s is htrflow-batch's value: %s" $foreign.key $foreign.instead) -}}
+{{- $warnings = append $warnings (printf "%s is htrflow-batch's value, %s" $foreign.key $foreign.read) -}}
 {{- end -}}
 {{- end -}}
-{{- toJson $problems -}}
+{{- toJson $warnings -}}
 {{- end -}}

@@ -34,9 +34,17 @@ app.kubernetes.io/component: helm-test
 
 {{- define "htrbrowser.labels" -}}
 {{ include "htrbrowser.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/version: {{ include "htrbrowser.versionLabel" . | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end -}}
+
+{{/*
+The version that runs: image.tag when the operator names one, else the chart's appVersion (an image
+pinned by digest alone is still that release). A label value allows no `+`, `:` or `@`, and 63 characters.
+*/}}
+{{- define "htrbrowser.versionLabel" -}}
+{{- regexReplaceAll "[^-A-Za-z0-9_.]" (.Values.image.tag | default .Chart.AppVersion | toString) "_" | trunc 63 | trimAll "-_." -}}
 {{- end -}}
 
 {{/* serviceAccount.name when given (required with serviceAccount.create false), else the fullname. */}}
@@ -108,6 +116,83 @@ the shown namespaces is for a cluster admin to install, as the ClusterRole is); 
 {{- end -}}
 
 {{/* A front proxy is installed here when an Ingress or an HTTPRoute is. */}}
+{{/* web.https, else on when an Ingress or HTTPRoute (which terminate the TLS) is rendered: "true"/"false". */}}
+{{- define "htrbrowser.https" -}}
+{{- if kindIs "invalid" .Values.web.https -}}
+{{- or .Values.web.ingress.enabled .Values.web.httpRoute.enabled -}}
+{{- else -}}
+{{- .Values.web.https -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The node port the Service asks for: web.nodePort, except htrflow-web's 30800 while both may run
+(web.takeHtrflowWebPort false): "" = the cluster picks one.
+*/}}
+{{- define "htrbrowser.htrflowWebPort" -}}30800{{- end -}}
+{{- define "htrbrowser.nodePort" -}}
+{{- $port := .Values.web.nodePort -}}
+{{- if and (not (kindIs "invalid" $port)) (ne .Values.web.service.type "ClusterIP") -}}
+{{- if or .Values.web.takeHtrflowWebPort (ne (int $port) (int (include "htrbrowser.htrflowWebPort" .))) -}}
+{{- $port -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* web.service.externalTrafficPolicy, else Local when network.ingressCidrs needs the browsers' own addresses. */}}
+{{- define "htrbrowser.externalTrafficPolicy" -}}
+{{- $cidrs := (include "htrbrowser.ingressSources" . | fromJson).cidrs -}}
+{{- .Values.web.service.externalTrafficPolicy | default (ternary "Local" "Cluster" (and .Values.network.enabled (not (empty $cidrs)))) -}}
+{{- end -}}
+
+{{/*
+Who may reach the web port: network.ingressFrom and network.ingressCidrs, each else htrflow-batch's
+network.web.ingressFrom / network.web.ingressCidrs (its values file installs as it is), as JSON
+{"from": [...], "cidrs": [...]}.
+*/}}
+{{- define "htrbrowser.ingressSources" -}}
+{{- $net := .Values.network -}}
+{{- $theirs := (get $net "web") | default dict -}}
+{{- dict "from" ($net.ingressFrom | default (get $theirs "ingressFrom") | default list) "cidrs" ($net.ingressCidrs | default (get $theirs "ingressCidrs") | default list) | toJson -}}
+{{- end -}}
+
+{{/* A Kubernetes quantity ("384Mi", "1G", "402653184") in bytes, as a float; 0 when it cannot be read. */}}
+{{- define "htrbrowser.bytes" -}}
+{{- $q := toString . -}}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" $q -}}
+{{- $unit := trimPrefix $number $q -}}
+{{- $units := dict "" 1 "k" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776 -}}
+{{- if and $number (hasKey $units $unit) -}}
+{{- mulf (float64 $number) (index $units $unit) -}}
+{{- else -}}
+0
+{{- end -}}
+{{- end -}}
+
+{{/*
+This app's memory floor (benchmarks/RESULTS.md, five times the archive: the worker holds about 300 MiB,
+gunicorn's master about 40 MiB more): the request at least 384Mi, a limit at least 512Mi.
+*/}}
+{{- define "htrbrowser.memoryFloors" -}}
+{{- dict "requests" "384Mi" "limits" "512Mi" | toJson -}}
+{{- end -}}
+
+{{/* web.resources with the memory raised to the floors; "raised" lists what was raised, for NOTES. */}}
+{{- define "htrbrowser.resources" -}}
+{{- $resources := deepCopy (.Values.web.resources | default dict) -}}
+{{- $raised := list -}}
+{{- range $side, $floor := include "htrbrowser.memoryFloors" . | fromJson -}}
+{{- $given := index ($resources | default dict) $side | default dict -}}
+{{- $memory := index $given "memory" -}}
+{{- if or (and (eq $side "requests") (not $memory)) (and $memory (lt (float64 (include "htrbrowser.bytes" $memory)) (float64 (include "htrbrowser.bytes" $floor)))) -}}
+{{- $_ := set $given "memory" $floor -}}
+{{- $_ := set $resources $side $given -}}
+{{- $raised = append $raised (printf "%s.memory %s to %s" $side (toString ($memory | default "unset")) $floor) -}}
+{{- end -}}
+{{- end -}}
+{{- dict "resources" $resources "raised" $raised | toJson -}}
+{{- end -}}
+
 {{- define "htrbrowser.trustedHops" -}}
 {{- if kindIs "invalid" .Values.web.trustedHops -}}
 {{- if or .Values.web.ingress.enabled .Values.web.httpRoute.enabled -}}1{{- else -}}0{{- end -}}
@@ -128,7 +213,12 @@ the shown namespaces is for a cluster admin to install, as the ClusterRole is); 
 {{- end -}}
 {{- $hosts = concat $hosts .Values.web.allowedHosts -}}
 {{- $hosts = concat $hosts (list $service (printf "%s.%s" $service .Release.Namespace) (printf "%s.%s.svc" $service .Release.Namespace) (printf "%s.%s.svc.cluster.local" $service .Release.Namespace) "localhost" "127.0.0.1") -}}
-{{- join "," (uniq $hosts) -}}
+{{- /* Django's wildcard is a leading dot: `*.example.org` (an Ingress's or Gateway's) is `.example.org`. */ -}}
+{{- $django := list -}}
+{{- range $hosts -}}
+{{- $django = append $django (regexReplaceAll "^\\*\\." . ".") -}}
+{{- end -}}
+{{- join "," (uniq $django) -}}
 {{- end -}}
 
 {{/*

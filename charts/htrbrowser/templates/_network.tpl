@@ -5,13 +5,17 @@ sentence naming the value to set, so the NetworkPolicy never fails open.
 */}}
 
 {{/*
-The API server after service DNAT: network.apiServer.cidrs, else the `kubernetes` Endpoints looked
+The API server after service DNAT: network.apiServer.cidrs (and htrflow-batch's network.apiServer.cidr), else the `kubernetes` Endpoints looked
 up at install (never under gitOps). Ports: 443 (managed clusters: EKS, GKE, AKS) and 6443 (kubeadm),
 network.apiServer.port and the Endpoints' own, so either kind of cluster works with the same values.
 */}}
 {{- define "htrbrowser.apiServer" -}}
 {{- $net := .Values.network -}}
 {{- $cidrs := $net.apiServer.cidrs | default list -}}
+{{- /* htrflow-batch's single network.apiServer.cidr is one more address. */ -}}
+{{- with get $net.apiServer "cidr" -}}
+{{- $cidrs = append $cidrs . -}}
+{{- end -}}
 {{- $ports := list 443 6443 (int $net.apiServer.port) -}}
 {{- if and (not $cidrs) (not .Values.gitOps) -}}
 {{- $endpoints := lookup "v1" "Endpoints" "default" "kubernetes" -}}

@@ -4,9 +4,22 @@ every problem found is one sentence naming the value to set, and all of them are
 one render says everything a values file lacks.
 */}}
 {{- define "htrbrowser.validate" -}}
-{{- $problems := include "htrbrowser.foreignKeyProblems" . | fromJsonArray -}}
+{{- $problems := list -}}
+{{- if not (or .Values.image.tag .Values.image.digest) -}}
+{{- $problems = append $problems (printf "image.tag and image.digest are empty: no htrbrowser image is published for the chart to pull from %s, so the pods would end in ImagePullBackOff; build the image from the Dockerfile at the root of this repository (docs/operating.md, \"The container image\"), push it to a registry the cluster pulls from, and set image.repository with image.digest (sha256:…) or image.tag." .Values.image.repository) -}}
+{{- end -}}
+{{- /* htrflow-batch's keys are read or warned about in NOTES (templates/_foreign.tpl); these two cannot work here. */ -}}
+{{- if eq (toString (dig "s3InNamespace" false (.Values.network | default dict))) "true" -}}
+{{- $problems = append $problems "network.s3InNamespace is true (htrflow-batch's value: a store inside the namespace): this chart's NetworkPolicy reaches the store only at network.s3Cidrs; remove network.s3InNamespace and add an egress rule with the store's pod labels to network.extraEgress." -}}
+{{- end -}}
+{{- if eq (toString (dig "web" "allowPublicIngress" false (.Values.network | default dict))) "true" -}}
+{{- $problems = append $problems "network.web.allowPublicIngress is true (htrflow-batch's value): this chart admits browsers only from the ranges it is given; list them in network.ingressCidrs (0.0.0.0/0 and ::/0 for every address) and remove network.web.allowPublicIngress." -}}
+{{- end -}}
 {{- if and .Values.redis.url .Values.redis.existingSecret -}}
 {{- $problems = append $problems "redis.url and redis.existingSecret are both set: give the redis URL one way only." -}}
+{{- end -}}
+{{- if and (gt (int .Values.replicas) 1) (not (or .Values.redis.url .Values.redis.existingSecret)) -}}
+{{- $problems = append $problems (printf "replicas is %d but redis.url and redis.existingSecret are empty: each pod would keep its own feed addresses, remembered rights and login-failure counts, so a feed made on one pod answers 410 on another; set redis.existingSecret (or redis.url) to a redis the pods share, or set replicas to 1." (int .Values.replicas)) -}}
 {{- end -}}
 {{- $noCluster := ternary "gitOps is true" "there is no cluster to look it up in, as under helm template or Argo CD, or no right to read what it looks up" .Values.gitOps -}}
 {{- if not (include "htrbrowser.mayGenerateSecrets" .) -}}
@@ -19,8 +32,8 @@ one render says everything a values file lacks.
 {{- end -}}
 {{- if .Values.network.enabled -}}
 {{- $api := include "htrbrowser.apiServer" . | fromJson -}}
-{{- if not $api.cidrs -}}
-{{- $problems = append $problems (printf "network.apiServer.cidrs is empty and the API server's addresses could not be looked up (%s): set network.apiServer.cidrs to the addresses `kubectl get endpoints kubernetes -n default` shows, or the NetworkPolicy would cut the pods off from the API or open it to any address." $noCluster) -}}
+{{- if and (not $api.cidrs) (not .Values.network.apiServer.ciliumEntities) -}}
+{{- $problems = append $problems (printf "network.apiServer.cidrs is empty and the API server's addresses could not be looked up (%s): set network.apiServer.cidrs to the addresses `kubectl get endpoints kubernetes -n default` shows (or, on Cilium, network.apiServer.ciliumEntities to true), or the NetworkPolicy would cut the pods off from the API or open it to any address." $noCluster) -}}
 {{- end -}}
 {{- if and (or .Values.redis.url .Values.redis.existingSecret) (not (and .Values.redis.url .Values.redis.existingSecret)) -}}
 {{- $redis := include "htrbrowser.redisEgress" . | fromJson -}}
@@ -39,7 +52,14 @@ one render says everything a values file lacks.
 {{- $problems = append $problems "metrics.serviceMonitor, metrics.podMonitor, metrics.prometheusRule or metrics.grafanaDashboard is on while metrics.enabled is false: set metrics.enabled to true, or there is nothing to scrape." -}}
 {{- end -}}
 {{- $proxied := or .Values.web.ingress.enabled .Values.web.httpRoute.enabled -}}
-{{- if and $proxied .Values.web.https (not (kindIs "invalid" .Values.web.trustedHops)) (eq (int .Values.web.trustedHops) 0) -}}
+{{- $sources := include "htrbrowser.ingressSources" . | fromJson -}}
+{{- if and .Values.network.enabled $proxied (not $sources.from) (not $sources.cidrs) -}}
+{{- $problems = append $problems "an Ingress or HTTPRoute is rendered but network.ingressFrom and network.ingressCidrs are empty: the NetworkPolicy would let nothing in front reach the pods; set network.ingressFrom to the proxy's pods (values.yaml shows ingress-nginx, k3s's Traefik and a Gateway)." -}}
+{{- end -}}
+{{- if and (eq (toString .Values.web.https) "true") (not $proxied) (eq .Values.web.service.type "NodePort") -}}
+{{- $problems = append $problems "web.https is true on a NodePort with no Ingress or HTTPRoute in front: nothing serves https there, so every request would be redirected to nowhere; set web.https to false (or leave it null), or render web.ingress or web.httpRoute with TLS in front." -}}
+{{- end -}}
+{{- if and $proxied (eq (include "htrbrowser.https" .) "true") (not (kindIs "invalid" .Values.web.trustedHops)) (eq (int .Values.web.trustedHops) 0) -}}
 {{- $problems = append $problems "web.trustedHops is 0 while an Ingress or HTTPRoute is rendered and web.https is true: the site could never see the proxy's https and would redirect every request to https again. Leave web.trustedHops unset (null) or give the number of proxies in front." -}}
 {{- end -}}
 {{- if and (eq .Values.web.service.type "ClusterIP") (not (kindIs "invalid" .Values.web.nodePort)) -}}
