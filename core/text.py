@@ -10,7 +10,7 @@ Text from the cluster, the store and requests can hold characters a reader never
 - lone surrogates and the noncharacters U+FFFE/U+FFFF, which are not text at all.
 
 Pages show invisible characters as ``⟨U+202E⟩`` (``reveal_invisible``; ``reveal_invisible_in_html`` in
-a page's text but not in its tags' attributes). Log lines and the values of
+a page's text and its attributes, where an address has them percent-encoded instead). Log lines and the values of
 files the site writes hold all of them as backslash escapes (``escape_unsafe``, the syntax of a Python
 string and of a YAML double-quoted scalar), JSON as ``\\u202e`` (``escape_unsafe_json``). This module
 imports nothing of the project, so that any part of it may use these rules.
@@ -36,16 +36,44 @@ def reveal_invisible(text: str) -> str:
 
 
 _TAG = re.compile(r"(<[^>]*>)")
+_QUOTED = re.compile(r"(\"[^\"]*\"|'[^']*')")
+# An attribute value that is an address (a link, a form's field holding a results address): its invisible
+# characters are percent-encoded, which an address reads back as the same characters.
+_ADDRESS = re.compile(r"^(?:/|https?://|\?|#)", re.IGNORECASE)
+
+
+def percent_encode_invisible(address: str) -> str:
+    """``address`` with each invisible character written as its UTF-8 percent-encoding (``%E2%80%AE``)."""
+    return _INVISIBLE.sub(lambda m: "".join(f"%{byte:02X}" for byte in m.group().encode()), address)
+
+
+def _inert_value(quoted: str) -> str:
+    value = quoted[1:-1]
+    if not _INVISIBLE.search(value):
+        return quoted
+    inert = percent_encode_invisible(value) if _ADDRESS.match(value) else reveal_invisible(value)
+    return quoted[0] + inert + quoted[-1]
+
+
+def _inert_tag(tag: str) -> str:
+    """A tag with no raw invisible character: an address keeps its meaning percent-encoded, any other value
+    (a tooltip, a label, an id) is marked as its text would be."""
+    if not _INVISIBLE.search(tag):
+        return tag
+    pieces = _QUOTED.split(tag)
+    return "".join(_inert_value(piece) if index % 2 else reveal_invisible(piece) for index, piece in enumerate(pieces))
 
 
 def reveal_invisible_in_html(html: str) -> str:
-    """``reveal_invisible`` on the text of an HTML fragment, never inside its tags: what a person reads
-    is marked, while attribute values (a form field's value, a link's address, an element's id) keep
-    the characters they hold, so a form sends back exactly what it was given."""
+    """No raw invisible character anywhere in an HTML fragment: ``reveal_invisible`` on its text and on its
+    attribute values (a ``title`` tooltip, an ``aria-label`` read aloud, an ``alt``), so nothing a person
+    reads or hears can be reordered; an address (a link, a form field holding one) has them percent-encoded
+    instead, so it still names the same file and a form sends back an address that reads as what it was
+    given."""
     if not _INVISIBLE.search(html):
         return html
     parts = _TAG.split(html)
-    return "".join(part if index % 2 else reveal_invisible(part) for index, part in enumerate(parts))
+    return "".join(_inert_tag(part) if index % 2 else reveal_invisible(part) for index, part in enumerate(parts))
 
 
 def _backslash_escape(character: str) -> str:

@@ -94,16 +94,21 @@ def forbidden_note(refused: int, shown: int, below: bool = False) -> str:
         return ""
     if refused == shown:
         if below:
-            return _("Your account may not read the results of the volumes below, so their progress is not shown.")
-        return _("Your account may not read these volumes' results, so their progress is not shown.")
+            return _(
+                "Your account may not read the results of the volumes below, so their progress, run logs and pages "
+                "are not shown."
+            )
+        return _(
+            "Your account may not read these volumes' results, so their progress, run logs and pages are not shown."
+        )
     if below:
         return _(
             # Translators: {count} of the volumes listed below the note.
             "Your account may not read the results of {count} of the volumes below (marked “no access”), "
-            "so their progress is not shown."
+            "so their progress, run logs and pages are not shown."
         ).format(count=refused)
     return _(
         # Translators: {count} of the volumes on the card.
         "Your account may not read the results of {count} of these volumes (marked “no access”), "
-        "so their progress is not shown."
+        "so their progress, run logs and pages are not shown."
     ).format(count=refused)

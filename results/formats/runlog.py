@@ -12,7 +12,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from core.text import INVISIBLE, reveal_invisible
 
@@ -288,8 +288,19 @@ class LogStretch:
 
 
 def fold_label(count: int, first: int | None, last: int | None) -> str:
-    """The row that hides a stretch's HTTP request lines: ``12 HTTP requests · lines 40–81`` (the numbers
-    when the lines have them)."""
+    """The row that hides a stretch's HTTP request lines: ``12 HTTP requests · lines 40–51`` (the numbers
+    when the lines have them). It hides only those lines, so it names a range only when they are all of it:
+    with other lines between them (shown, not folded) it says ``lines 6 and 8``, or ``between lines 6 and 30``."""
+    if first is not None and last is not None and last - first + 1 != count:
+        if count == 2:
+            # Translators: the row hiding two HTTP request lines of a log, with other lines between them.
+            return gettext("2 HTTP requests · lines {first} and {last}").format(first=first, last=last)
+        return ngettext(
+            # Translators: the row hiding HTTP request lines of a log that have other lines between them (never 1).
+            "{count} HTTP request between lines {first} and {last}",
+            "{count} HTTP requests between lines {first} and {last}",
+            count,
+        ).format(count=count, first=first, last=last)
     if first is not None and last is not None:
         return ngettext(
             # Translators: the row hiding a stretch of a log's HTTP request lines; {first} and {last} are line numbers.

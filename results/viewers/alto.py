@@ -15,12 +15,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from results.formats import alto as alto_parser
-from results.formats import runlog
+from results.formats import kinds, runlog
 from results.store.addresses import ResultsBase
 from results.store.reader import Outcome, StoreError
-from results.viewers.iiif import page_image
+from results.viewers.iiif import THUMBNAILS_MAX, page_image
+from results.viewers.manifest import volume_pages
 from results.viewers.reading import Target, operator_fix, positive_int, problem_page, reads, sentence_for, viewer_link
 from results.viewers.volume_place import find_place
+from results.viewers.wrong_kind import cut_off_sentence, wrong_kind_sentence
 
 DRAWN_LINES_MAX = 5000  # ALTO lines drawn and listed on one page: more make the page slow to build and to show
 RAW_XML_LIMIT = 512 * 1024
@@ -49,6 +51,10 @@ def _read_alto(reader, key: str):
     """(blob, page, problem): the ALTO file and its parsed page, or None and the sentence saying why not.
     Raises StoreError when the file cannot be read at all."""
     blob = reader.get(key, max_bytes=alto_parser.MAX_ALTO_BYTES + 1)
+    name = key.rsplit("/", 1)[-1]
+    wrong = wrong_kind_sentence(name, blob.body)
+    if wrong:
+        return blob, None, wrong
     if blob.size > alto_parser.MAX_ALTO_BYTES:
         # Translators: {size} and {most} are sizes in MiB, such as 17.2 and 16.
         problem = _("The ALTO file is {size} MiB, over the {most} MiB this viewer reads; download it instead.").format(
@@ -58,6 +64,8 @@ def _read_alto(reader, key: str):
     try:
         return blob, alto_parser.parse_alto(blob.body), ""
     except alto_parser.AltoError as refused:
+        if kinds.cut_off_xml(blob.body):
+            return blob, None, cut_off_sentence(name, blob.size)
         return blob, None, refused.sentence
 
 
@@ -79,8 +87,12 @@ def alto_view(request, target: Target):
             )
         blob, page, parse_problem = None, None, _missing_page_sentence(location)
     missing, raw = blob is None, _raw_preview(blob)
+    # A file that is not XML at all: its sentence is the one cause; no image or page count is looked for.
+    wrong_kind = blob is not None and page is None and kinds.kind_of(blob.body) != kinds.XML
     del blob  # up to 16 MiB: not held while the volume's iiif.json is read and parsed
-    image = page_image(reader, base, key, location) if location else {"problem": ""}
+    image = page_image(reader, base, key, location) if location and not wrong_kind else {"problem": ""}
+    pages = volume_pages(reader, location.group("prefix")) if location else None
+    strip = page_strip(base, location, image, pages, missing) if location else {}
     query = request.GET.get("q", "")[:200]
     place = find_place(key, request)
     context = {
@@ -90,6 +102,9 @@ def alto_view(request, target: Target):
         "text_url": viewer_link("/alto/text", src=address),
         "page": page,
         "missing": missing,
+        "wrong_kind": wrong_kind,
+        "file_name": key.rsplit("/", 1)[-1],
+        "log_viewer_url": viewer_link("/log", log=address) if wrong_kind and key.endswith(".txt") else "",
         "parse_problem": parse_problem,
         "problems": page.problems if page else [],
         "image": image,
@@ -97,10 +112,14 @@ def alto_view(request, target: Target):
         **raw,
         "place": place,
         "volume_links": _volume_links(base, place),
-        "goto_problem": _goto_sentence(request.GET, image.get("pages")),
+        "goto_problem": _goto_sentence(request.GET, strip.get("total")),
+        "strip": strip.get("thumbs", []),
+        "strip_marked": [thumb for thumb in strip.get("thumbs", []) if thumb["mark"]][:STRIP_MARKED_LISTED],
         **alto_drawing(page, query, image),
-        **_neighbours(base, location, image),
+        **_neighbours(base, location, strip.get("total")),
     }
+    if not context.get("volume") and place is not None:
+        context["volume"] = place.volume  # named by its address, though it is no ALTO page
     return render(request, "viewers/alto.html", context, status=404 if missing else 200)
 
 
@@ -139,7 +158,8 @@ def _go_to_page(request, target: Target, location):
     if wanted is None:
         return HttpResponseRedirect(viewer_link("/alto", src=target.address, goto_problem=NOT_A_NUMBER))
     image = page_image(target.reader, target.base, target.key, location)
-    total = image.get("pages")
+    pages = volume_pages(target.reader, location.group("prefix"))
+    total = page_strip(target.base, location, image, pages, missing=True)["total"]
     if total and wanted > total:
         link = viewer_link("/alto", src=target.address, goto_problem=OUT_OF_RANGE, asked=wanted)
         return HttpResponseRedirect(link)
@@ -245,14 +265,65 @@ def _drawing_note(page, drawn: int) -> str:
     ).format(**counts)
 
 
-def _neighbours(base: ResultsBase, location, image: dict) -> dict:
+STRIP_MARKED_LISTED = 50  # marked pages linked above the strip (each also marked on its thumbnail)
+# Why a page of the strip is marked: the words beside its number (not a colour alone).
+STRIP_MARKS = {
+    "failed": gettext_lazy("failed"),
+    "skipped": gettext_lazy("skipped"),
+    "unrecorded": gettext_lazy("not in manifest.json"),
+    "no_text": gettext_lazy("no ALTO file"),
+    "no_image": gettext_lazy("no image"),
+}
+
+
+def page_strip(base: ResultsBase, location, image: dict, pages: dict | None, missing: bool) -> dict:
+    """Every page the volume has, by what its files say together: the pages manifest.json counts and records,
+    the canvases of iiif.json, and this page when its ALTO file was read. {"total": how many, or None when
+    nothing counts them; "thumbs": one per page (number, picture, link, mark: a key of ``STRIP_MARKS`` or "")}.
+    So the count and the strip never disagree with the manifest, and a page no canvas shows is still listed."""
+    prefix, page_id = location.group("prefix"), location.group("page")
+    number, width = int(page_id), len(page_id)
+    pictures = image.get("pictures") or {}
+    statuses = pages["statuses"] if pages else {}
+    counted = [
+        pages["listed"] if pages and pages["listed"] else 0,
+        max(statuses, default=0),
+        max(pictures, default=0),
+        image.get("pages") or 0,
+        0 if missing else number,
+    ]
+    total = max(counted) or None
+    thumbs = []
+    for n in range(1, min(total or 0, THUMBNAILS_MAX) + 1):
+        status = statuses.get(n)
+        if status in ("failed", "skipped"):
+            mark = status
+        elif statuses and status is None:
+            mark = "unrecorded"
+        elif n == number and missing:
+            mark = "no_text"
+        elif image.get("pictures") is not None and n not in pictures:
+            mark = "no_image"
+        else:
+            mark = ""
+        key = f"{prefix}/alto/{n:0{width}d}.xml"
+        thumbs.append({
+            "number": n,
+            "picture": pictures.get(n, ""),
+            "url": viewer_link("/alto", src=base.url_for_key(key)),
+            "mark": mark,
+            "mark_words": str(STRIP_MARKS[mark]) if mark else "",
+        })
+    return {"total": total, "thumbs": thumbs}
+
+
+def _neighbours(base: ResultsBase, location, total: int | None) -> dict:
     """Links to the previous and next page, and the words for where this page is in its volume."""
     if location is None:
         return {"previous_url": "", "next_url": "", "page_label": "", "page_number": None, "page_total": None}
     prefix, page_id = location.group("prefix"), location.group("page")
     number = int(page_id)
     width = len(page_id)
-    total = image.get("pages")
 
     def link(n):
         return viewer_link("/alto", src=base.url_for_key(f"{prefix}/alto/{n:0{width}d}.xml"))

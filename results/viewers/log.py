@@ -24,7 +24,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
 from core import times
-from results.formats import runlog
+from results.formats import kinds, runlog
 from results.store.addresses import ResultsBase
 from results.store.reader import Outcome, StoreError
 from results.templatetags import log_text
@@ -41,6 +41,7 @@ from results.viewers.reading import (
     viewer_link,
 )
 from results.viewers.volume_place import find_place, place_of_key
+from results.viewers.wrong_kind import kind_of_read, not_a_log_sentence
 
 TAIL_BYTES = runlog.TAIL_BYTES
 EARLIER_BYTES = 128 * 1024
@@ -80,6 +81,7 @@ class LogWindow:
     size: int
     last_modified: datetime | None
     note: str = ""
+    kind: str = ""  # what the bytes read are when they are not a log's text (results.formats.kinds), else ""
 
     @property
     def shown(self) -> int:
@@ -120,7 +122,7 @@ def _newest(data: bytes, start: int) -> tuple[bytes, int]:
 def _window(blob, data: bytes, start: int, first_number: int | None, note: str = "") -> LogWindow:
     """Lines numbered from 1 at the start of the log, else from ``first_number`` when it is known."""
     lines = runlog.split_lines(data, start, 1 if start == 0 else first_number)
-    return LogWindow(lines, start, start + len(data), blob.size, blob.last_modified, note)
+    return LogWindow(lines, start, start + len(data), blob.size, blob.last_modified, note, kind_of_read(blob))
 
 
 def _read_tail(reader, key: str) -> LogWindow:
@@ -294,6 +296,13 @@ def log_view(request, target: Target):
         window = part.read(target.reader, target.key)
     except StoreError as error:
         return _log_unread(request, target, error, base_context, part)
+    if window.kind:
+        name = target.key.rsplit("/", 1)[-1]
+        head = target.reader.get(target.key, start=0, end=kinds.SNIFFED - 1).body if window.kind == kinds.IMAGE else b""
+        # Translators: the heading of a file opened in the run log viewer; {name} is the file's name.
+        heading = _("Run log · {name}").format(name=name)
+        return problem_page(request, heading, not_a_log_sentence(name, window.kind, head), status=422,
+                            address=target.address)
     state = _log_state(window, live)
     # A tail read always reaches the end of the log (less a line still being written), so it can follow.
     following = live and not state["ended"] and not part.asked

@@ -134,3 +134,27 @@ def summarise_manifest(record: dict, key: str, base: ResultsBase) -> dict:
         **_quality(record, base, prefix),
         "any_page_scored": any(p["quality"] is not None for p in pages),
     }
+
+
+def volume_pages(reader, prefix: str) -> dict | None:
+    """What the volume's manifest.json says of its pages, for the ALTO viewer's count and strip:
+    {"listed": the ``pages`` count or None, "statuses": page number -> ok, failed or skipped}. None when there
+    is no readable manifest (a volume not finished): the viewer then knows its pages from iiif.json alone."""
+    try:
+        record = reader.get_json(f"{prefix}/manifest.json", max_bytes=MANIFEST_LIMIT, max_values=MANIFEST_VALUES_MAX)
+    except StoreError as error:
+        sentence_for(error, {})  # an ended session leaves for the login page; any other failure: no manifest
+        return None
+    except (ValueError, UnicodeDecodeError, RecursionError, bounded_json.JsonTooLarge, bounded_json.JsonTooMany,
+            bounded_json.JsonTooDeep):
+        return None
+    if not isinstance(record, dict):
+        return None
+    results = record.get("results") if isinstance(record.get("results"), dict) else {}
+    statuses = {}
+    for page_id, entry in list(results.items())[:PAGES_LISTED]:
+        if PAGE_ID.match(str(page_id)) and int(page_id) > 0:
+            status = entry.get("status") if isinstance(entry, dict) else None
+            statuses[int(page_id)] = status if status in STATUSES else "unknown"
+    listed = record.get("pages")
+    return {"listed": listed if isinstance(listed, int) and 0 < listed <= PAGES_LISTED else None, "statuses": statuses}

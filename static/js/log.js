@@ -26,6 +26,19 @@
     return match ? Number(match[1]) : null;
   }
 
+  // What a fold of HTTP request lines says, as the server says it (results/formats/runlog.py, fold_label): it
+  // hides only those lines, so it names a range only when they are all of it.
+  function foldLabel(count, first, last) {
+    var values = { count: count, first: first, last: last };
+    if (last - first + 1 !== count) {
+      if (count === 2) return interpolate(gettext("2 HTTP requests · lines %(first)s and %(last)s"), values, true);
+      return interpolate(ngettext("%(count)s HTTP request between lines %(first)s and %(last)s",
+        "%(count)s HTTP requests between lines %(first)s and %(last)s", count), values, true);
+    }
+    return interpolate(ngettext("%(count)s HTTP request · line %(first)s–%(last)s",
+      "%(count)s HTTP requests · lines %(first)s–%(last)s", count), values, true);
+  }
+
   function lineLabel(line) {
     var number = lineNumber(line);
     if (number) return interpolate(gettext("line %(number)s"), { number: number }, true);
@@ -183,9 +196,7 @@
     lines.querySelectorAll(".log-stretch > details.http-fold .http-label").forEach(function (label) {
       var requests = label.closest(".log-stretch").querySelectorAll(".kind-http");
       if (!requests.length) return;
-      label.textContent = interpolate(ngettext("%(count)s HTTP request · line %(first)s–%(last)s",
-        "%(count)s HTTP requests · lines %(first)s–%(last)s", requests.length),
-        { count: requests.length, first: lineNumber(requests[0]), last: lineNumber(requests[requests.length - 1]) }, true);
+      label.textContent = foldLabel(requests.length, lineNumber(requests[0]), lineNumber(requests[requests.length - 1]));
     });
     var banner = document.getElementById("log-unnumbered");
     if (banner) banner.hidden = true;
@@ -264,24 +275,49 @@
     scrollToLine(line);
     var counted = found.count > found.matches.length
       ? gettext("%(index)s of %(count)s+, %(line)s") : gettext("%(index)s of %(count)s, %(line)s");
-    sayFound(interpolate(counted, { index: index + 1, count: found.count, line: lineLabel(line) }, true));
+    var words = interpolate(counted, { index: index + 1, count: found.count, line: lineLabel(line) }, true);
+    if (how) words = how + " " + words;
+    sayFound(words);
   }
+
+  // Said before the position when the search starts or wraps, so a person hears where it went.
+  var how = "";
 
   function stepMatch(step) {
     if (!found.matches.length) return;
-    var index = found.index < 0 ? (step > 0 ? 0 : found.matches.length - 1)
-      : (found.index + step + found.matches.length) % found.matches.length;
-    showMatch(index);
+    var count = found.matches.length;
+    var index = found.index < 0 ? (step > 0 ? 0 : count - 1) : found.index + step;
+    how = "";
+    if (found.index >= 0 && index >= count) how = gettext("Past the last match: back to the first.");
+    if (found.index >= 0 && index < 0) how = gettext("Before the first match: on to the last.");
+    showMatch((index + count) % count);
   }
 
-  // The first match at or after the line the person is on, else the first in the log.
-  function startingMatch() {
-    var from = rover.current() ? rover.current().closest(".log-line") : null;
-    var number = from ? lineNumber(from) : null;
-    for (var i = 0; i < found.matches.length; i++) {
-      var line = lineFor(found.matches[i]);
-      if (line && (number === null || (lineNumber(line) || 0) >= number)) return i;
+  // Where the first search starts, as the find bar's choice says: the top of the log, or the first line in view
+  // (its first match at or after that line; past the last match it wraps to the first and says so).
+  var findFrom = document.getElementById("find-from");
+  function lineInView() {
+    var top = Math.max(view.getBoundingClientRect().top, 0);
+    var rows = view.querySelectorAll(".log-line");
+    for (var i = 0; i < rows.length; i++) {
+      if (rows[i].offsetParent !== null && rows[i].getBoundingClientRect().bottom > top + 1) return rows[i];
     }
+    return null;
+  }
+  function startingMatch() {
+    if (!findFrom || findFrom.value !== "view") {
+      how = gettext("From the top of the log:");
+      return 0;
+    }
+    var from = lineInView();
+    var number = from ? lineNumber(from) : null;
+    how = from ? interpolate(gettext("From %(line)s, the first line in view:"), { line: lineLabel(from) }, true) : "";
+    var offset = from ? Number((from.id.match(/^at(\d+)$/) || [])[1] || -1) : -1;
+    for (var i = 0; i < found.matches.length; i++) {
+      var match = found.matches[i];
+      if (number !== null ? match.n >= number : match.at >= offset) return i;
+    }
+    how = gettext("No match after the line in view: from the top of the log:");
     return 0;
   }
 

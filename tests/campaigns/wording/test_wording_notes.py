@@ -12,11 +12,11 @@ from campaigns.wording import banners, lists, notes
 def test_the_forbidden_note_names_the_volumes_where_they_are_shown():
     assert notes.forbidden_note(0, 3) == ""
     assert notes.forbidden_note(3, 3) == (
-        "Your account may not read these volumes' results, so their progress is not shown."
+        "Your account may not read these volumes' results, so their progress, run logs and pages are not shown."
     )
     assert notes.forbidden_note(1, 3, below=True) == (
         "Your account may not read the results of 1 of the volumes below (marked “no access”), "
-        "so their progress is not shown."
+        "so their progress, run logs and pages are not shown."
     )
 
 

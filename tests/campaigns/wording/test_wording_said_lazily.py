@@ -96,7 +96,7 @@ def test_a_sentence_is_looked_up_in_the_language_active_when_it_is_said(asked):
     assert queue.queue_sentence(QueueState(kind="admitted")).text == MARK + "Admitted by the queue."
     assert (
         notes.forbidden_note(2, 2) == MARK + "Your account may not read these volumes' results, so their "
-        "progress is not shown."
+        "progress, run logs and pages are not shown."
     )
     assert (
         quality.coverage_sentence(1, 2, 0) == MARK + "From the 1 of 2 volumes read so far; " + MARK + "1 not read yet."

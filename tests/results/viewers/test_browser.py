@@ -88,7 +88,7 @@ def test_live_mode_waits_for_the_log_then_appends_lines_and_stops_at_the_end(pag
     page.locator("#L8").wait_for(state="attached", timeout=10_000)
     # A lone request between page lines, arriving later, joins the same row; nothing else is hidden.
     expect(runs).to_have_count(1)
-    expect(runs.locator("summary")).to_have_text("5 HTTP requests · lines 2–7")
+    expect(runs.locator("summary")).to_have_text("5 HTTP requests between lines 2 and 7")
     expect(page.locator("#L7")).to_be_hidden()
     expect(page.locator("#L8")).to_be_visible()
     store.append(
@@ -352,7 +352,7 @@ def test_without_errors_the_error_buttons_are_hidden_and_a_link_opens_an_interle
     expect(page.locator("#prev-error")).to_be_hidden()
     expect(page.locator("#next-error")).to_be_hidden()
     fold = page.locator("details.http-fold")
-    expect(fold.locator("summary")).to_have_text("5 HTTP requests · lines 1–9")
+    expect(fold.locator("summary")).to_have_text("5 HTTP requests between lines 1 and 9")
     expect(fold).to_have_attribute("open", "")  # the link named a folded line, so its row opened
     expect(page.locator("#L3")).to_be_visible()
     page.goto(log_page(site))
@@ -391,13 +391,13 @@ def test_requests_read_later_join_the_row_of_the_stretch_they_continue(page, sit
         page.click("#log-earlier a")
         expect(page.locator(".log-line")).not_to_have_count(shown)
         expect(rows).to_have_count(1)  # earlier requests take the row; the one shown goes
-    expect(rows.locator("summary")).to_have_text("15 HTTP requests · lines 1–29")
+    expect(rows.locator("summary")).to_have_text("15 HTTP requests between lines 1 and 29")
     y = {n: page.locator(f"#L{n}").bounding_box()["y"] for n in (2, 30)}
     assert rows.bounding_box()["y"] < y[2] < y[30], "the row is where the first request was"
     store.append(key, http_line(31) + note_line(32))
     page.locator("#L32").wait_for(state="attached", timeout=10_000)
     expect(rows).to_have_count(1)
-    expect(rows.locator("summary")).to_have_text("16 HTTP requests · lines 1–31")
+    expect(rows.locator("summary")).to_have_text("16 HTTP requests between lines 1 and 31")
 
 
 def test_a_second_request_brings_a_row_before_the_lone_one_already_shown(page, site, store, monkeypatch):
@@ -410,7 +410,7 @@ def test_a_second_request_brings_a_row_before_the_lone_one_already_shown(page, s
     store.append(key, http_line(4) + note_line(5))
     page.locator("#L5").wait_for(state="attached", timeout=10_000)
     row = page.locator("details.http-fold")
-    expect(row.locator("summary")).to_have_text("2 HTTP requests · lines 2–4")
+    expect(row.locator("summary")).to_have_text("2 HTTP requests · lines 2 and 4")
     expect(page.locator("#L2")).to_be_hidden()
     assert page.locator("#L1").bounding_box()["y"] < row.bounding_box()["y"] < page.locator("#L3").bounding_box()["y"]
 

@@ -3,7 +3,6 @@ http(s) images, through the image service at a bounded size when there is one.""
 
 import pytest
 
-from results.store.addresses import SITE_OWN_RESULTS
 from results.viewers import iiif
 from results.viewers.iiif import thumbnails
 
@@ -50,11 +49,21 @@ def test_a_canvas_without_an_image_service_gives_its_own_thumbnail_or_its_image(
         canvas({"id": "https://img.example/3.jpg", "service": [{"id": "https://iiif.example/3/"}]}),
         "not a canvas",
     ]
-    strip = thumbnails(canvases, SITE_OWN_RESULTS, "htr-batch/p/V1", 4)
-    assert [t["picture"] for t in strip] == [
-        "https://img.example/1-small.jpg",
-        "https://img.example/2.jpg",
-        "https://iiif.example/3/full/,96/0/default.jpg",
-        "",
-    ]
-    assert strip[3]["url"] == "/alto?src=%2Fresults%2Fhtr-batch%2Fp%2FV1%2Falto%2F0004.xml"
+    strip = thumbnails(canvases)
+    assert strip == {
+        1: "https://img.example/1-small.jpg",
+        2: "https://img.example/2.jpg",
+        3: "https://iiif.example/3/full/,96/0/default.jpg",
+        4: "",
+    }
+
+
+def test_a_canvas_is_the_page_its_alto_file_names_not_its_place_in_the_list():
+    """A volume whose page 2 failed lists canvases for pages 1 and 3: the second canvas is page 3."""
+
+    def canvas(page):
+        body = {"id": f"https://img.example/{page}.jpg"}
+        see_also = [{"id": f"https://h.example/results/ns/p/V1/alto/{page:04d}.xml"}]
+        return {"items": [{"items": [{"body": body}]}], "seeAlso": see_also}
+
+    assert thumbnails([canvas(1), canvas(3)]) == {1: "https://img.example/1.jpg", 3: "https://img.example/3.jpg"}

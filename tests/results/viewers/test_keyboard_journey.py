@@ -71,8 +71,8 @@ def test_from_the_list_to_a_failed_page_and_back_by_keyboard(logged_in, scene, l
     steps["to the find field"] = tab_to(page, "#log-q")
     page.keyboard.type("verify failed")
     page.keyboard.press("Enter")
-    expect(page.locator("#find-status")).to_have_text(re.compile(r"^1 of (\d+), line \d+$"))
-    total = int(re.match(r"1 of (\d+)", page.locator("#find-status").inner_text()).group(1))
+    expect(page.locator("#find-status")).to_have_text(re.compile(r"^From the top of the log: 1 of (\d+), line \d+$"))
+    total = int(re.search(r"1 of (\d+)", page.locator("#find-status").inner_text()).group(1))
     assert total >= 2
     page.keyboard.press("Enter")
     expect(page.locator("#find-status")).to_have_text(re.compile(rf"^2 of {total}, line \d+$"))

@@ -84,7 +84,7 @@ def test_a_stretch_works_out_its_fold_once_however_often_the_page_asks(attribute
         return sum(attribute_reads.values())
 
     (stretch,) = runlog.stretches(runlog.group_lines(runlog.split_lines(mixed_lines(10), 0, 1)))
-    assert stretch.fold_at == 4 and stretch.fold_label == "2 HTTP requests · lines 5–10"
+    assert stretch.fold_at == 4 and stretch.fold_label == "2 HTTP requests · lines 5 and 10"
     small, large = asked_at_every_group(100), asked_at_every_group(1600)
     assert large <= 16 * small * 1.05
 

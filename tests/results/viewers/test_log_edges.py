@@ -53,7 +53,7 @@ def test_requests_in_two_polls_become_one_row_where_the_first_was():
     assert rest == [] and join.target == "s0" and join.relabel and join.fold_at is None
     assert join.label == "4 HTTP requests · lines 2–5" and last == Edge("s0", 4, "L2", 2, 5)
     join, rest, last = appended(last, stretches_of(data[more:], more, 7))
-    assert join.label == "5 HTTP requests · lines 2–7" and join.relabel and last.http == 5
+    assert join.label == "5 HTTP requests between lines 2 and 7" and join.relabel and last.http == 5
 
 
 def test_a_second_request_puts_the_row_before_the_first_one_already_shown():
@@ -61,7 +61,7 @@ def test_a_second_request_puts_the_row_before_the_first_one_already_shown():
     page = cut(data, 3)
     join, _rest, _last = appended(Edge.of(stretches_of(data[:page])[-1]), stretches_of(data[page:], page, 4))
     assert join.row_before == "L2" and not join.relabel and join.fold_at is None
-    assert join.label == "2 HTTP requests · lines 2–4"
+    assert join.label == "2 HTTP requests · lines 2 and 4"
 
 
 def test_requests_new_to_a_stretch_bring_their_row_and_lone_ones_none():
@@ -96,7 +96,7 @@ def test_earlier_requests_take_the_row_and_the_one_shown_goes():
     assert first == Edge(f"s{page}", 2, "L5", 5, 6)
     join, rest, new_first = prepended(first, stretches_of(data[:page]))
     assert rest == [] and join.target == f"s{page}" and join.drop_row and join.fold_at == 1
-    assert join.label == "4 HTTP requests · lines 2–6" and new_first == Edge(f"s{page}", 4, "L2", 2, 6)
+    assert join.label == "4 HTTP requests between lines 2 and 6" and new_first == Edge(f"s{page}", 4, "L2", 2, 6)
 
 
 def test_earlier_lines_without_requests_leave_the_row_as_it_is():

@@ -109,14 +109,14 @@ def test_find_counts_every_match_marks_them_and_steps_with_enter_and_shift_enter
     page.goto(log_page(site))
     page.fill("#log-q", "parish register")
     page.press("#log-q", "Enter")
-    expect(page.locator("#find-status")).to_have_text(re.compile(r"^1 of 9, line 50$"))
+    expect(page.locator("#find-status")).to_have_text(re.compile(r"^From the top of the log: 1 of 9, line 50$"))
     expect(page.locator("#L50 mark.find-hit.current")).to_have_text("parish register")
     assert page.locator("mark.find-hit").count() == 9
     page.press("#log-q", "Enter")
     expect(page.locator("#find-status")).to_have_text("2 of 9, line 100")
     page.press("#log-q", "Shift+Enter")
     page.press("#log-q", "Shift+Enter")
-    expect(page.locator("#find-status")).to_have_text("9 of 9, line 450")
+    expect(page.locator("#find-status")).to_have_text("Before the first match: on to the last. 9 of 9, line 450")
     assert focused_id(page) == "log-q"
     page.fill("#log-q", "no such words")
     page.press("#log-q", "Enter")

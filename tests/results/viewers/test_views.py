@@ -131,7 +131,10 @@ def test_hostile_alto_text_is_shown_as_text(results_client, store, volume):
 def test_malformed_alto_gets_a_sentence_and_the_raw_xml(results_client, store, volume):
     store.put(volume["base"] + "/alto/0001.xml", b"<alto><Layout>")
     response = results_client.get("/alto", {"src": volume["alto"]})
-    assert response.status_code == 200 and "not well-formed XML" in response.content.decode()
+    html = response.content.decode()
+    # The bytes are the start of well-formed XML that ends too soon: said so, once (issue 39).
+    assert response.status_code == 200 and "0001.xml stops in the middle of its XML" in html
+    assert "not well-formed XML" not in html and "&lt;alto&gt;&lt;Layout&gt;" in html
 
 
 def test_the_plain_text_downloads(results_client, volume):
@@ -268,7 +271,7 @@ def test_http_requests_between_ordinary_lines_fold_into_one_row_where_the_first_
     )
     store.put(volume["base"] + ".txt", text)
     page = results_client.get("/log", {"log": volume["log"]}).content.decode()
-    assert fold_rows(page) == ["7 HTTP requests · lines 2–10"], "lone requests between page lines fold too"
+    assert fold_rows(page) == ["7 HTTP requests between lines 2 and 10"], "lone requests between page lines fold too"
     everywhere = [int(n) for n in re.findall(r'class="log-line[^"]*" id="L(\d+)"', page)]
     assert everywhere == list(range(1, 12)), "every line keeps its place and number, folded or not"
     assert page.index('id="L1"') < page.index("7 HTTP requests") < page.index('id="L2"')
@@ -289,9 +292,9 @@ def test_http_requests_never_fold_across_a_warning_or_an_error(results_client, s
     )
     store.put(volume["base"] + ".txt", text)
     page = results_client.get("/log", {"log": volume["log"]}).content.decode()
-    assert fold_rows(page) == ["2 HTTP requests · lines 1–2", "2 HTTP requests · lines 4–6"]
+    assert fold_rows(page) == ["2 HTTP requests · lines 1–2", "2 HTTP requests · lines 4 and 6"]
     warning, error = page.index('id="L3"'), page.index('id="L7"')
-    assert page.index("lines 1–2") < warning < page.index("lines 4–6") < error
+    assert page.index("lines 1–2") < warning < page.index("lines 4 and 6") < error
     assert re.search(r'<div class="log-group group-http"><div class="log-line kind-http" id="L8"', page)
 
 
