@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns.web import api, feed_views, list_views, openapi, rerun_views, views
+from campaigns.web import api, feed_views, list_views, openapi, rerun_views, views, volume_downloads, volume_views
 from campaigns.web.gate import gated
 
 # Every view here shows campaign data, so every one is behind the gate (campaigns/web/gate.py).
@@ -11,9 +11,34 @@ urlpatterns = gated(
         path("campaigns/<str:namespace>/<str:name>", views.campaign_detail, name="campaign_detail"),
         path("campaigns/<str:namespace>/<str:name>/card", views.campaign_card, name="campaign_card"),
         path(
+            "campaigns/<str:namespace>/<str:name>/volumes/<str:volume>",
+            volume_views.volume_page,
+            name="campaign_volume",
+        ),
+        path(
             "campaigns/<str:namespace>/<str:name>/rerun.yaml", rerun_views.rerun_file, name="campaign_rerun_file"
         ),
+        path(
+            "campaigns/<str:namespace>/<str:name>/volumes.csv",
+            volume_downloads.campaign_volumes_csv,
+            name="campaign_volumes_csv",
+        ),
+        path(
+            "campaigns/<str:namespace>/<str:campaign>/volumes/<str:volume>/text",
+            volume_downloads.volume_text,
+            name="volume_text",
+        ),
+        path(
+            "campaigns/<str:namespace>/<str:campaign>/volumes/<str:volume>/alto.zip",
+            volume_downloads.volume_alto_zip,
+            name="volume_alto_zip",
+        ),
         path("api/v1/jobs", api.jobs, name="api_jobs"),
+        path(
+            "api/v1/jobs/<str:namespace>/<str:name>/volumes",
+            volume_downloads.api_job_volumes,
+            name="api_job_volumes",
+        ),
         path("api/v1/jobs/<str:namespace>/<str:name>", api.job_detail, name="api_job_detail"),
         path("feed", feed_views.feed_page, name="campaign_feed_page"),
         path("feed.atom", feed_views.session_feed, name="campaign_feed"),

@@ -38,6 +38,14 @@ def reader_zone() -> ZoneInfo:
     return timezone.get_current_timezone()
 
 
+def iso_in_reader_zone(at: datetime | None) -> str:
+    """A time as ISO 8601 to the second with the reader's offset (``2026-12-06T15:02:37+01:00``), for a file a
+    person takes away (a spreadsheet reads it as a time, at their clock); '' for an unknown time."""
+    if at is None:
+        return ""
+    return at.astimezone(reader_zone()).isoformat(timespec="seconds")
+
+
 def zone_label() -> str:
     """The active zone's name for a note: ``Europe/Stockholm``, ``UTC``."""
     zone = reader_zone()

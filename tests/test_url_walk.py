@@ -61,6 +61,8 @@ def addresses(route: str, name: str, volume: str) -> list[str]:
     fills = {
         "<str:namespace>": "htr-batch",
         "<str:name>": name,
+        "<str:volume>": volume,
+        "<str:campaign>": name,  # the volume downloads name their campaign so
         "<path:key>": f"{key}/progress.json",
     }
     path = "/" + route

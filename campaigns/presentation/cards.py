@@ -15,7 +15,7 @@ from functools import cached_property
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import pgettext, pgettext_lazy
 
 from campaigns.domain.pace import with_pages
@@ -85,6 +85,21 @@ def detail_url(campaign: Campaign) -> str:
     return reverse("campaign_detail", args=[campaign.namespace, campaign.name])
 
 
+def volume_page_href(campaign: Campaign, volume: Volume) -> str:
+    """The volume's own page; "" for an id no address can carry (a malformed line, a slash in it)."""
+    try:
+        return reverse("campaign_volume", args=[campaign.namespace, campaign.name, volume.id])
+    except NoReverseMatch:
+        return ""
+
+
+def with_page_hrefs(campaign: Campaign, rows: list[VolumeRow]) -> list[VolumeRow]:
+    """The rows, each linked to its volume's page (rows are made without their campaign)."""
+    for row in rows:
+        row.page_href = volume_page_href(campaign, row.volume)
+    return rows
+
+
 def card_url(campaign: Campaign) -> str:
     return reverse("campaign_card", args=[campaign.namespace, campaign.name])
 
@@ -102,6 +117,7 @@ class VolumeRow:
     log_href: str
     results_href: str = ""
     pages_href: str = ""  # the ALTO viewer on the volume's first page
+    page_href: str = ""  # the volume's own page (set where the campaign is known: with_page_hrefs)
     progress: progress.VolumeProgress | None = None
     progress_text: str = ""
     same_as: str = ""  # an earlier row on the card with the very same sentence (its volume id)
@@ -306,6 +322,10 @@ def volume_row(volume: Volume, report: progress.ProgressReport | None, now) -> V
         row.progress = report.get(volume.progress_key)
         if row.progress is not None and row.progress.progress is not None:
             row.progress_text = progress_sentence(row.progress.progress, now)
+    if row.progress is not None and row.progress.forbidden:
+        # The store refused this account the volume's progress, so it refuses its run log, pages and IIIF
+        # too: no link the person would be refused (the card's or table's note says why, once).
+        row.log_href = row.results_href = row.pages_href = ""
     return row
 
 
@@ -326,6 +346,19 @@ def failure_rows(volumes: list[Volume], now) -> list[VolumeRow]:
     return rows
 
 
+class CommandLine(str):
+    """A kubectl line about one volume's pod: the text an operator pastes, and the volume it is for, so the
+    card can say which volume each pod line is about (its index and id)."""
+
+    volume_index: int | None
+    volume_id: str
+
+    def __new__(cls, text: str, volume: Volume):
+        line = super().__new__(cls, text)
+        line.volume_index, line.volume_id = volume.index, volume.id
+        return line
+
+
 def operator_commands(campaign: Campaign) -> list[str]:
     """The kubectl lines for the card's operator details: those for what is wrong now first
     (the campaign's reason, its warm-up, its first failed volumes), then the general ones."""
@@ -336,9 +369,10 @@ def operator_commands(campaign: Campaign) -> list[str]:
         *(finding_sentence(finding) for finding in campaign.findings),
         said_of(campaign),
         campaign_warmup_sentence(campaign) if warmup and warmup.shows_chip else None,
-        *(volume_sentence(v) for v in campaign.failures[:3]),
     ]
     commands = [command for sentence in reasons if sentence is not None for command in sentence.commands]
+    for volume in campaign.failures[:3]:
+        commands.extend(CommandLine(command, volume) for command in volume_sentence(volume).commands)
     for job in jobs:
         if not campaign.job_gone:
             commands.append(kubectl("get", "job", job, namespace=ns))
@@ -413,7 +447,11 @@ _FACT_LABELS = {
     "results": pgettext_lazy("operator fact", "Results"),
 }
 # Names and paths an operator pastes into a terminal get a copy button beside them.
-COPYABLE_FACTS = {"job", "jobs", "campaign_file", "workload", "pipeline", "results"}
+# Every name and id an operator may paste into kubectl or a search gets a copy button.
+COPYABLE_FACTS = {
+    "job", "jobs", "job_uid", "campaign_file", "workload", "local_queue", "cluster_queue", "priority_class",
+    "pipeline", "pipeline_sha256", "commit", "image", "results",
+}
 
 
 def operator_facts(campaign: Campaign) -> list[tuple[str, str, bool]]:
@@ -471,7 +509,7 @@ def build_card(
     stale: bool,
     on_detail_page: bool = False,
 ) -> Card:
-    rows = [volume_row(v, report, now) for v in plan.active]
+    rows = with_page_hrefs(campaign, [volume_row(v, report, now) for v in plan.active])
     active_rows = [row for row in rows if not row.volume.waiting_for_cache or row.failed_pages or _has_progress(row)]
     waiting_rows = [row for row in rows if row not in active_rows]
     # A volume running again after a failed attempt is shown running, its earlier failure in its sentence.
@@ -485,7 +523,7 @@ def build_card(
         detail_url=detail_url(campaign),
         card_url=card_url(campaign),
         show_namespace=show_namespace,
-        failures=failure_rows(failures[:FAILURES_ON_CARD], now),
+        failures=with_page_hrefs(campaign, failure_rows(failures[:FAILURES_ON_CARD], now)),
         more_failures=max(0, len(failures) - FAILURES_ON_CARD),
         active=active_rows,
         waiting=waiting_rows,

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Volume
 from campaigns.models.findings import NOBODY
 from campaigns.presentation.overview import Match, row
 from campaigns.wording import feed as words
@@ -55,6 +55,7 @@ class Entry:
     summary: str
     updated: datetime
     url: str
+    volume_url: str = ""  # the page of the volume the summary names, if it names one
 
     @property
     def updated_text(self) -> str:
@@ -114,11 +115,16 @@ def _causes(campaign: Campaign) -> list[tuple[str, datetime | None, str]]:
     return causes
 
 
+def _first_failed(campaign: Campaign) -> Volume | None:
+    """The volume a failed-volumes entry names (words.failed_volumes_why names the same one)."""
+    return next((v for v in campaign.failures if v.state == "failed"), None)
+
+
 def _ended(text: str) -> str:
     return text if text.rstrip().endswith((".", "!", "?", "…")) else text.rstrip() + "."
 
 
-def _entry(kind: str, event: str, title: str, summary: str, when: datetime, url: str) -> Entry:
+def _entry(kind: str, event: str, title: str, summary: str, when: datetime, url: str, volume_url: str = "") -> Entry:
     return Entry(
         id=f"urn:uuid:{uuid.uuid5(ENTRY_IDS, event)}",
         kind=kind,
@@ -127,6 +133,7 @@ def _entry(kind: str, event: str, title: str, summary: str, when: datetime, url:
         summary=feed_text(str(summary)),
         updated=when,
         url=url,
+        volume_url=volume_url,
     )
 
 
@@ -135,9 +142,11 @@ def entries(
     now: datetime,
     url: Callable[[Campaign], str],
     noticed: Callable[[str], float],
+    volume_url: Callable[[Campaign, Volume], str] | None = None,
 ) -> list[Entry]:
     """The feed's entries for these campaigns (those the person may see), newest first, at most
-    ``MOST_ENTRIES``. ``noticed(event)`` is when the site first noticed an event (epoch seconds)."""
+    ``MOST_ENTRIES``. ``noticed(event)`` is when the site first noticed an event (epoch seconds);
+    ``volume_url(campaign, volume)`` the page of a volume an entry names (the first failed one)."""
 
     def when(event: str, known: datetime | None) -> datetime:
         return known if known is not None else datetime.fromtimestamp(noticed(event), UTC)
@@ -154,7 +163,8 @@ def entries(
         elif campaign.in_trouble:
             for cause, known, why in _causes(campaign):
                 event = _event(campaign, f"attention/{cause}")
+                named = _first_failed(campaign) if cause == "failed-volumes" and volume_url else None
                 found.append(_entry("attention", event, words.attention_title(campaign), why,
-                                    when(event, known), url(campaign)))
+                                    when(event, known), url(campaign), volume_url(campaign, named) if named else ""))
     found.sort(key=lambda entry: (entry.updated, entry.id), reverse=True)
     return found[:MOST_ENTRIES]

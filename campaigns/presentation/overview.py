@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
 
 from campaigns.models import PHASE_KEYS, PHASES, Campaign, Sentence, Volume
@@ -115,6 +116,7 @@ class Hit:
 
     volume: Volume
     log_href: str = ""
+    page_href: str = ""  # the volume's own page
 
     @cached_property
     def said(self) -> Sentence:
@@ -191,10 +193,18 @@ def row(match: Match, detail_url: str, show_namespace: bool, search: str = "", l
         show_namespace=show_namespace,
         done_percent=round(done, 2),
         failed_percent=round(min(failed, 100.0 - done), 2),
-        hits=[Hit(v, log_href(v) if log_href else "") for v in match.hits],
+        hits=[Hit(v, log_href(v) if log_href else "", _volume_page(campaign, v)) for v in match.hits],
         more_hits=match.more_hits,
         search=search,
     )
+
+
+def _volume_page(campaign: Campaign, volume: Volume) -> str:
+    """A found volume's own page, or "" for an id no address can carry."""
+    try:
+        return reverse("campaign_volume", args=[campaign.namespace, campaign.name, volume.id])
+    except NoReverseMatch:
+        return ""
 
 
 def full_card_idents(matches: list[Match], opened: list[str]) -> list[str]:

@@ -19,9 +19,10 @@ def reveal_invisible(value) -> str:
 
     Every template a campaign view renders applies it to all it outputs, ``{% filter reveal_invisible %}``
     around its content (tests/campaigns/presentation/test_invisible.py checks that each one does): names, ids, sentences
-    and whatever a template shows later are marked without a filter on each value. Only text is marked,
-    never attribute values (a form field sends back what it was given); it adds no markup, so escaped
-    HTML stays safe; the read API's JSON keeps the raw values.
+    and whatever a template shows later are marked without a filter on each value. Attribute values are
+    marked too (a tooltip, a label), but an address has them percent-encoded, so a link or a form field
+    still names the same file; it adds no markup, so escaped HTML stays safe; the read API's JSON keeps
+    the raw values.
     """
     return text_rules.reveal_invisible_in_html(str(value))
 

@@ -242,7 +242,7 @@ def _source_url(volume: Volume) -> str | None:
     return source or None
 
 
-def volume_json(volume: Volume, answer: progress.VolumeProgress | None) -> dict:
+def volume_json(volume: Volume, answer: progress.VolumeProgress | None, campaign: Campaign | None = None) -> dict:
     data = {
         "index": volume.index,
         "id": volume.id,
@@ -257,6 +257,8 @@ def volume_json(volume: Volume, answer: progress.VolumeProgress | None) -> dict:
         "retrying": volume.retrying,
         "sentence": volume_sentence(volume).text,
     }
+    if campaign is not None:
+        data["pageUrl"] = cards.volume_page_href(campaign, volume) or None  # the volume's own page
     if volume.reason is not None:
         data["reason"] = volume.reason.as_api()
     return data
@@ -334,7 +336,7 @@ def job_detail(request, namespace, name):
     report = progress.read_progress(
         request, [v.progress_key for v in active], now, extra_keys=[v.progress_key for v in done]
     )
-    volumes = [volume_json(v, report.get(v.progress_key)) for v in page]
+    volumes = [volume_json(v, report.get(v.progress_key), campaign) for v in page]
     read = [r.progress for r in report.by_key.values() if r.progress is not None]
     tally = cards.page_tally(active + done, report)
     latest = max(read, key=lambda p: p.updated_at or now.min.replace(tzinfo=now.tzinfo), default=None)
@@ -348,7 +350,8 @@ def job_detail(request, namespace, name):
             "pipelineYaml": campaign.pipeline_yaml,
             "latest": latest.as_api() if latest else None,
             "failures": [
-                {"index": v.index, "id": v.id, "reason": v.reason.as_api() if v.reason else None}
+                {"index": v.index, "id": v.id, "reason": v.reason.as_api() if v.reason else None,
+                 "pageUrl": cards.volume_page_href(campaign, v) or None}
                 for v in campaign.failures
             ],
             "failuresTruncated": campaign.failures_truncated,

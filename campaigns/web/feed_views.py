@@ -31,7 +31,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from campaigns.cluster.reading import read_cluster
 from campaigns.presentation import feed as presentation
-from campaigns.presentation.cards import detail_url
+from campaigns.presentation.cards import detail_url, volume_page_href
 from campaigns.web.gate import known_results
 from campaigns.wording import feed as words
 from results.accounts import feeds
@@ -124,6 +124,26 @@ def _speaks_words(speaks: feeds.Speaks) -> dict:
     return {"language": names.get(speaks.language, speaks.language), "zone": speaks.zone}
 
 
+def discovery_address(request) -> str:
+    """The feed address a page offers to browsers and feed readers (``<link rel="alternate">``): the person's
+    token address when they have one, so a reader that cannot log in can follow it, else the feed with the
+    session. A shared state that does not answer leaves the session's address."""
+    user = getattr(getattr(request, "results_session", None), "user", "")
+    if not user:
+        return ""
+    try:
+        token = feeds.token_for(user)
+    except feeds.FeedRefused:
+        token = ""
+    return request.build_absolute_uri(_token_address(token) if token else reverse("campaign_feed"))
+
+
+def _volume_address(request, campaign, volume) -> str:
+    """A volume's page as a feed reader follows it (absolute), or "" for an id no address can carry."""
+    href = volume_page_href(campaign, volume)
+    return request.build_absolute_uri(href) if href else ""
+
+
 def _token_address(token: str) -> str:
     return reverse("campaign_feed_by_token") + "?" + urlencode({"token": token})
 
@@ -135,7 +155,8 @@ def _feed(request, person: str, self_url: str) -> HttpResponse:
         return _refusal(" ".join(state.problems) or CLUSTER_UNREAD, 503)
     try:
         entries = presentation.entries(
-            state.campaigns, now, lambda campaign: request.build_absolute_uri(detail_url(campaign)), feeds.noticed_at
+            state.campaigns, now, lambda campaign: request.build_absolute_uri(detail_url(campaign)), feeds.noticed_at,
+            volume_url=lambda campaign, volume: _volume_address(request, campaign, volume),
         )
     except feeds.FeedRefused as refused:
         return _refusal(str(refused), refused.status)

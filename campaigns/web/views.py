@@ -22,7 +22,7 @@ from campaigns.cluster.reading import ClusterState, find_campaign, shown_to
 from campaigns.domain.quality import pages_to_check
 from campaigns.models import VOLUME_STATES, Campaign, bounded
 from campaigns.presentation import overview
-from campaigns.presentation.cards import CardReads, build_card, detail_url, forbidden_note, volume_row
+from campaigns.presentation.cards import CardReads, build_card, detail_url, forbidden_note, volume_row, with_page_hrefs
 from campaigns.store import progress
 from campaigns.web import rerun_views
 from campaigns.web.card_reads import build_cards, read_cards_progress, several_namespaces
@@ -111,7 +111,7 @@ def _detail_context(request, campaign: Campaign, state: ClusterState, now, shown
     page_active = [v.progress_key for v in page if v.state == "active"]
     page_done = [v.progress_key for v in page if v.state == "done"]
     report = read_cards_progress(request, [plan], now, extra_keys=page_active, shown_done=page_done)
-    rows = [volume_row(v, report, now) for v in page]
+    rows = with_page_hrefs(campaign, [volume_row(v, report, now) for v in page])
     end = offset + len(page)
     next_offset = end if end < matching else None
     card = build_card(campaign, plan, report, now, several_namespaces(), state.stale, on_detail_page=True)

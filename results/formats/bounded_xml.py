@@ -165,4 +165,9 @@ def read(data: bytes, target, *, max_elements: int) -> bool:
     except (ValueError, UnicodeError, LookupError):
         # LookupError: the XML declaration names an encoding Python does not know.
         raise XmlRefused(_("The file is not well-formed XML.")) from None
+    finally:
+        # The parser's handlers are the reader's methods: a cycle that would keep each page's parse (its
+        # target) until the cyclic collector ran. Cut, a page is freed at once, so a volume read page after
+        # page stays within the memory of a few pages.
+        reader.parser = None
     return False

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from core import bounded_json
 from results.store.addresses import AddressRefused, ResultsBase, key_for_address
 from results.store.reader import Outcome, StoreError
-from results.viewers.reading import finite_number, sentence_for, viewer_link
+from results.viewers.reading import finite_number, sentence_for
 
 IIIF_LIMIT = 8 * 1024 * 1024
 # Values (canvases, their images, services, links…) an iiif.json may hold: about 70 a page, so some
@@ -46,7 +46,8 @@ def page_image(reader, base: ResultsBase, key: str, location) -> dict:
     if not isinstance(canvases, list) or not canvases:
         return {"problem": _("The page image cannot be shown: the volume's iiif.json lists no pages.")}
     canvas = _canvas_for(canvases, base, key, int(page_id))
-    pages = {"pages": len(canvases), "thumbnails": thumbnails(canvases, base, prefix, len(page_id))}
+    pictures = thumbnails(canvases)
+    pages = {"pages": max(max(pictures, default=0), len(canvases)), "pictures": pictures}
     if canvas is None:
         problem = _("The page image cannot be shown: the volume's iiif.json has no canvas for this page.")
         return {"problem": problem, **pages}
@@ -68,11 +69,13 @@ def _too_much_sentence() -> str:
     )
 
 
-def thumbnails(canvases: list, base: ResultsBase, prefix: str, digits: int) -> list[dict]:
-    """One small picture per canvas for the page strip: from the image service when there is one, else the
-    canvas's own thumbnail, else the image itself (the browser loads them lazily)."""
-    strip = []
-    for number, canvas in enumerate(canvases[:THUMBNAILS_MAX], start=1):
+def thumbnails(canvases: list) -> dict[int, str]:
+    """Page number -> a small picture of it, for the page strip: from the image service when there is one, else
+    the canvas's own thumbnail, else the image itself (the browser loads them lazily). A canvas is the page its
+    ``seeAlso`` ALTO file names (a volume with a failed page may have no canvas for it, so the list's place is
+    not the page's number), else (no such link, or a page another canvas already is) its place in the list."""
+    strip: dict[int, str] = {}
+    for place, canvas in enumerate(canvases[:THUMBNAILS_MAX], start=1):
         picture = ""
         if isinstance(canvas, dict):
             service = _image_service(canvas)
@@ -80,9 +83,23 @@ def thumbnails(canvases: list, base: ResultsBase, prefix: str, digits: int) -> l
                 picture = f"{service}/full/,{THUMBNAIL_HEIGHT}/0/default.jpg"
             else:
                 picture = _canvas_thumbnail(canvas) or image_of(canvas)[0]
-        key = f"{prefix}/alto/{number:0{digits}d}.xml"
-        strip.append({"number": number, "picture": picture, "url": viewer_link("/alto", src=base.url_for_key(key))})
+        number = _page_number(canvas)
+        strip.setdefault(place if number is None or number in strip else number, picture)
     return strip
+
+
+_ALTO_NAME = re.compile(r"/alto/(\d{1,6})\.xml$")
+
+
+def _page_number(canvas) -> int | None:
+    """The page number of the ALTO file a canvas's ``seeAlso`` names, else None."""
+    see_also = canvas.get("seeAlso") if isinstance(canvas, dict) else None
+    for item in (see_also if isinstance(see_also, list) else [see_also])[:SEE_ALSO_READ]:
+        target = item.get("id") if isinstance(item, dict) else None
+        found = _ALTO_NAME.search(target) if isinstance(target, str) else None
+        if found and int(found.group(1)) > 0:
+            return int(found.group(1))
+    return None
 
 
 def _canvas_thumbnail(canvas: dict) -> str:

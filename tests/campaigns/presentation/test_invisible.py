@@ -13,9 +13,11 @@ import yaml
 
 from campaigns.domain import rerun
 from campaigns.models import VolumeReason
+from core.text import reveal_invisible_in_html
 from tests.campaigns.cluster.test_kube import NS, campaign_record
 from tests.campaigns.domain.test_rerun import running_campaign
 from tests.campaigns.web.test_views import add_campaign, failed_pod, page_text, prepared_cluster
+from tests.fixtures.attributes import raw_in_attributes
 
 # "C00<RLO>gpj.exe" reads as "C00exe.jpg"; an isolate and a zero-width space hide in it too.
 SPOOFED_ID = "C00\u202egpj.exe\u2066x\u200b"
@@ -77,7 +79,7 @@ def test_a_search_on_the_list_shows_the_found_id_and_its_failure_marked(spoofed,
     html = page_text(results_client.get("/", {"q": "gpj"}))
     hits = html[html.index('class="row-hits"') :].split("</ul>")[0]
     shown_marked(hits, error=False)  # a hit says the plain sentence; the error is the operator's, on the card
-    assert "?q=C00%E2%80%AEgpj.exe" in hits  # the link searches for the id as it is
+    assert "/volumes/C00%E2%80%AEgpj.exe" in hits  # the link opens the volume's page, its id as it is
     shown_marked(page_text(results_client.get("/changes", {"q": "gpj"})), error=False)  # the list's poll too
 
 
@@ -159,7 +161,28 @@ def test_form_fields_keep_the_address_they_were_given_so_a_search_finds_the_spoo
     store.put(key, "2026-09-24 08:00:01 INFO started\n", "text/plain")
     address = "/results/" + key
     html = page_text(results_client.get(f"/log?log={quote(address)}"))
-    assert f'value="{address}"' in html  # the raw characters, in the field only
-    search = results_client.get(f"/log?log={quote(address)}&q=started")
+    encoded = "/results/" + key
+    for raw, escaped in (("\u202e", "%E2%80%AE"), ("\u2066", "%E2%81%A6"), ("\u200b", "%E2%80%8B")):
+        encoded = encoded.replace(raw, escaped)
+    assert f'value="{encoded}"' in html  # percent-encoded in the field: the same address, no raw character
+    assert not RAW.search(html)
+    # What the field sends back names the same log.
+    search = results_client.get("/log", {"log": encoded, "q": "started"})
     assert search.status_code == 200
     assert "started" in page_text(search)
+
+
+def test_no_attribute_of_a_page_holds_a_raw_invisible_character(spoofed, results_client):
+    """Issue 39: tooltips, labels and ids are marked as the text is; no attribute anywhere keeps a raw bidi
+    or zero-width control (tests/test_invisible_journey.py walks the demo's journey in the browser)."""
+    for path in ("/", f"/?open={NS}/spoofed", f"/campaigns/{NS}/spoofed", "/?q=C00", "/feed"):
+        html = page_text(results_client.get(path))
+        assert raw_in_attributes(html) == [], path
+        assert not RAW.search(html), path
+
+
+def test_a_tooltip_and_an_address_each_keep_their_meaning():
+    html = f'<a href="/log?log=/results/{SPOOFED_ID}.txt" title="{SPOOFED_ID}">{SPOOFED_ID}</a>'
+    inert = reveal_invisible_in_html(html)
+    assert f'title="{SPOOFED_ID_SHOWN}"' in inert and f">{SPOOFED_ID_SHOWN}</a>" in inert
+    assert 'href="/log?log=/results/C00%E2%80%AEgpj.exe%E2%81%A6x%E2%80%8B.txt"' in inert

@@ -371,3 +371,27 @@ def test_at_390_px_nothing_but_code_needs_sideways_scrolling(scene, campaigns_pa
     what = campaigns_page.locator("table.volume-table tr.vol td.what").first
     expect(what).to_be_visible()
     assert what.bounding_box()["width"] > 250  # what happened gets the row's whole width, not a sliver
+
+
+def test_pod_lines_name_their_volume_and_copy_buttons_look_like_buttons(scene, campaigns_page, live_server):
+    """Issue 39: under Operator details each pod's kubectl line says which volume (index and id) it is about,
+    and every id and command has a copy button drawn as a button (an edge, a surface, a pointer)."""
+    open_cards(campaigns_page, live_server.url, scene, "partially_failed")
+    details = card(campaigns_page, scene, "partially_failed").locator("details.ops")
+    details.locator("summary").click()
+    pod_lines = details.locator("ul.commands li").filter(has=campaigns_page.locator(".command-for"))
+    expect(pod_lines.first).to_be_visible()
+    for item in pod_lines.all():
+        said = item.locator(".command-for").inner_text()
+        index, volume = re.match(r"Volume (\d+) · (\S+):", said).groups()
+        assert item.locator("code").inner_text().startswith("kubectl ")
+        assert item.locator("button.copy-button").count() == 1
+        campaign = scene.scene.campaign_of("partially_failed")
+        assert campaign.volumes[int(index)].id == volume
+    uid = details.locator("dt", has_text=re.compile("uid", re.I)).locator("xpath=..").locator("button.copy-button")
+    expect(uid).to_have_count(1)
+    style = uid.evaluate(
+        "b => { const s = getComputedStyle(b);"
+        " return [s.borderTopStyle, s.borderTopWidth, s.cursor, s.backgroundColor]; }"
+    )
+    assert style[0] == "solid" and style[1] != "0px" and style[2] == "pointer" and style[3] != "rgba(0, 0, 0, 0)"

@@ -92,6 +92,17 @@ ASKS: dict[str, list[Ask]] = {
         *both("/campaigns/{ns}/{name}/card"),
         Ask("/campaigns/{ns}/{name}/card?rows=1&state=active&offset=0&rows_shown=200", htmx=True),
     ],
+    "campaign_volume": [
+        *both("/campaigns/{ns}/{name}/volumes/{volume}"),
+        Ask("/campaigns/{ns}/{name}/volumes/{volume}?fragment=live&seen=x", htmx=True),
+    ],
+    "volume_text": [Ask("/campaigns/{ns}/{name}/volumes/{volume}/text")],
+    "volume_alto_zip": [Ask("/campaigns/{ns}/{name}/volumes/{volume}/alto.zip")],
+    "campaign_volumes_csv": [Ask("/campaigns/{ns}/{name}/volumes.csv")],
+    "api_job_volumes": [
+        Ask("/api/v1/jobs/{ns}/{name}/volumes"),
+        Ask("/api/v1/jobs/{ns}/{name}/volumes?offset=1&limit=1"),
+    ],
     "campaign_rerun_file": [
         Ask("/campaigns/{ns}/{name}/rerun.yaml"),
         Ask("/campaigns/{ns}/{name}/rerun.yaml?pipeline=swe-lines-v9"),

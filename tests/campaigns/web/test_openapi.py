@@ -37,6 +37,7 @@ from tests.fixtures.session import login_as
 
 JOBS = "/api/v1/jobs"
 DETAIL = "/api/v1/jobs/{namespace}/{name}"
+VOLUMES = "/api/v1/jobs/{namespace}/{name}/volumes"
 VERSION = "/api/v1/version"
 DOCUMENT = "/api/v1/openapi.json"
 CAMPAIGN = "parish-records-1870"
@@ -204,13 +205,14 @@ def test_every_answer_about_the_demo_scene_fits_and_gives_every_documented_field
     for job in listed:
         ask(f"/api/v1/jobs/{job['namespace']}/{job['name']}")
     ask(f"/api/v1/jobs/{NS}/{CAMPAIGN}?offset=3&limit=2")
+    ask(f"/api/v1/jobs/{NS}/{CAMPAIGN}/volumes?offset=0&limit=50")
     ask(VERSION)
     ask(DOCUMENT)
     assert problems == []
     shown = [name for name in document["components"]["schemas"] if name not in ("Error", "Refusal")]
     assert checker.fields(*shown) - checker.seen == set(), "documented, yet no answer about the demo scene gives it"
     assert {(template, status) for template, _, status in checker.answered} == {
-        (JOBS, "200"), (DETAIL, "200"), (VERSION, "200"), (DOCUMENT, "200")}
+        (JOBS, "200"), (DETAIL, "200"), (VOLUMES, "200"), (VERSION, "200"), (DOCUMENT, "200")}
     codes_given = {finding["code"] for job in listed for finding in job["findings"]}
     assert len(codes_given) >= 10  # the scene shows a campaign for each cause it can
 
@@ -284,26 +286,30 @@ def each(name: str, setup, status: int, *templates: str, method: str = "get") ->
 
 
 SITUATIONS = [
-    *each("no session", no_session, 401, JOBS, DETAIL, VERSION, DOCUMENT),
-    *each("POST", reader, 405, JOBS, DETAIL, VERSION, DOCUMENT, method="post"),
+    *each("no session", no_session, 401, JOBS, DETAIL, VOLUMES, VERSION, DOCUMENT),
+    *each("POST", reader, 405, JOBS, DETAIL, VOLUMES, VERSION, DOCUMENT, method="post"),
     Situation("reaped is no number", reader, "get", f"{JOBS}?reaped=lots", 400, JOBS),
     Situation("a negative offset", reader, "get", f"/api/v1/jobs/{NS}/{CAMPAIGN}?offset=-1", 400, DETAIL),
     Situation("too many parameters", reader, "get", f"/api/v1/jobs/{NS}/{CAMPAIGN}?{MANY_PARAMETERS}", 400, DETAIL),
     Situation("no such campaign", reader, "get", f"/api/v1/jobs/{NS}/no-such-campaign", 404, DETAIL),
+    Situation("a volume table's negative offset", reader, "get", f"/api/v1/jobs/{NS}/{CAMPAIGN}/volumes?offset=-1",
+              400, VOLUMES),
+    Situation("no such campaign's volume table", reader, "get", f"/api/v1/jobs/{NS}/no-such-campaign/volumes", 404,
+              VOLUMES),
     Situation("a namespace not served", reader, "get", "/api/v1/jobs/elsewhere/anything", 404, DETAIL),
     Situation("no such endpoint", reader, "get", "/api/v1/no-such-thing", 404, None),
-    *each("outsider", outsider, 403, JOBS, DETAIL),
-    *each("store gone", store_gone, 503, JOBS, DETAIL),
-    *each("cluster never read", cluster_never_read, 502, JOBS, DETAIL),
-    *each("cluster gone", cluster_gone_since, 200, JOBS, DETAIL),
-    *each("a bug", failing, 500, JOBS, DETAIL),
+    *each("outsider", outsider, 403, JOBS, DETAIL, VOLUMES),
+    *each("store gone", store_gone, 503, JOBS, DETAIL, VOLUMES),
+    *each("cluster never read", cluster_never_read, 502, JOBS, DETAIL, VOLUMES),
+    *each("cluster gone", cluster_gone_since, 200, JOBS, DETAIL, VOLUMES),
+    *each("a bug", failing, 500, JOBS, DETAIL, VOLUMES),
 ]
 
 
 def test_every_documented_status_is_made_by_a_situation_here(document):
     documented = {(t, m, s) for t, item in document["paths"].items() for m, op in item.items() for s in op["responses"]}
     made = {(s.template, "get", str(s.status)) for s in SITUATIONS if s.template is not None}
-    made |= {(t, "get", "200") for t in (JOBS, DETAIL, VERSION, DOCUMENT)}  # the demo scene's test
+    made |= {(t, "get", "200") for t in (JOBS, DETAIL, VOLUMES, VERSION, DOCUMENT)}  # the demo scene's test
     assert documented - made == set(), "documented, yet no situation here makes it"
 
 

@@ -57,6 +57,10 @@ def add_campaign(double, name, *, volume_ids, pipeline="swe-lines-v2", **job):
     return uid
 
 
+# A volume row's header: its id, linked to the volume's page.
+ROW_HEADER = r'<th scope="row" role="rowheader" class="mono vol-id">(?:<a [^>]*>)?(\w+)(?:</a>)?</th>'
+
+
 def page_text(response) -> str:
     return response.content.decode()
 
@@ -407,7 +411,7 @@ def test_the_state_filter_and_the_search_keep_what_they_ask_for(cluster, results
     found = page_text(results_client.get("/", {"q": "p-0002"}))
     assert "row-htr-batch--held-back" not in found
     hit = re.search(r'<a id="row-htr-batch--parish-a-hit-1" class="mono" href="([^"]+)">P-0002</a>', found)
-    assert hit and hit.group(1) == "/campaigns/htr-batch/parish-a?q=P-0002"
+    assert hit and hit.group(1) == "/campaigns/htr-batch/parish-a/volumes/P-0002"  # the volume's own page
     nothing = page_text(results_client.get("/", {"q": "no-such-volume"}))
     assert "No campaign or volume matches “no-such-volume”" in nothing
 
@@ -447,10 +451,37 @@ def test_a_volume_the_account_may_not_read_says_so(cluster, client, store, sessi
     store.deny_limited(f"{NS}/{pipeline}/C1/")
     login_as(client, store.accounts["limited"])
     html = page_text(client.get("/", {"open": f"{NS}/secret-one"}))
-    assert "Your account may not read these volumes&#x27; results, so their progress is not shown." in html
+    said = "Your account may not read these volumes&#x27; results, so their progress, run logs and pages are not shown."
+    assert said in html
     assert html.count("may not read these volumes") == 1  # said once for the card, not on every row
     assert "your account may not read 1." in html  # the page tally counts the one it could not read
     assert "no access" in html
+
+
+def test_a_row_the_account_may_not_read_offers_no_link_it_would_be_refused(cluster, client, store, session_key_file):
+    """Issue 39: a "no access" row links to no run log, pages or IIIF; every link the page and the card
+    show answers the person without a 403."""
+    from html import unescape
+
+    from tests.fixtures.session import login_as
+
+    pipeline = "p-" + uuid.uuid4().hex[:8]
+    add_campaign(cluster, "secret-two", volume_ids=["C1", "C2"], pipeline=pipeline, completed="1", active=1)
+    cluster.put(campaign_pod("secret-two", 0))
+    store.put(f"{NS}/{pipeline}/C1/progress.json", json.dumps({"stage": "stream", "pages_total": 3}))
+    store.put(f"{NS}/{pipeline}/C2/progress.json", json.dumps({"stage": "done", "pages_total": 3}))
+    store.deny_limited(f"{NS}/{pipeline}/C1/")
+    login_as(client, store.accounts["limited"])
+    for page in (f"/campaigns/{NS}/secret-two", f"/?open={NS}/secret-two"):
+        html = page_text(client.get(page))
+        assert html.count("so their progress, run logs and pages are not shown.") == 1
+        assert 'id="log-of-C1"' not in html and 'id="pages-of-C1"' not in html and 'id="iiif-of-C1"' not in html
+        links = {unescape(href) for href in re.findall(r'href="([^"#]+)"', html)}
+        if page.startswith("/campaigns/"):
+            assert any("C2" in link for link in links), "the readable volume keeps its links"
+        for link in sorted(links):
+            if link.startswith("/") and not link.startswith("/static/"):
+                assert client.get(link).status_code != 403, link
 
 
 def test_an_unreachable_store_gets_its_own_sentence_on_the_card(cluster, results_client, settings):
@@ -828,6 +859,26 @@ def test_operator_commands_start_with_those_for_what_is_wrong(cluster, results_c
     assert 'data-copy-label="Copy the campaign file"' in card  # names and paths an operator pastes
 
 
+def test_each_pod_line_names_its_volume_and_every_id_gets_a_copy_button(cluster, results_client):
+    """Issue 39: the kubectl lines about a failed volume's pod say which volume (index and id) they are for;
+    the Job uid is copied like the other ids."""
+    uid = add_campaign(cluster, "pods-said", volume_ids=["C1", "C2", "C3"], completed="0", failed="1,2", active=0)
+    message = json.dumps({"stage": "setup", "permanent": True, "error": "manifest 404"})
+    cluster.put(failed_pod("pods-said", 1, message))
+    cluster.put(failed_pod("pods-said", 2, message))
+    card = card_html(page_text(results_client.get("/", {"open": f"{NS}/pods-said"})), "pods-said")
+    items = re.findall(r"<li>(.*?)</li>", card.split('-commands"')[1].split("</ul>")[0], re.S)
+    pod_lines = [item for item in items if "pods-said-1-" in item or "pods-said-2-" in item or " pod " in item]
+    assert pod_lines, items
+    for item in pod_lines:
+        index, volume = re.search(r'Volume (\d+) · <span class="mono">(\w+)</span>:', item).groups()
+        assert volume == f"C{int(index) + 1}"
+        pod = re.search(r"kubectl -n htr-batch (?:logs|describe pod) (\S+)", item).group(1)
+        assert f"-{index}-" in pod  # the line is about that volume's own pod
+    assert {"Volume 1 · ", "Volume 2 · "} <= {re.search(r"Volume \d+ · ", item).group() for item in pod_lines}
+    assert uid in card and 'data-copy-label="Copy the job uid"' in card
+
+
 def test_an_ended_results_login_offers_a_link_to_log_in_again(cluster, results_client, monkeypatch):
     add_campaign(cluster, "live-one", volume_ids=["C1"], active=1)
     cluster.put(campaign_pod("live-one", 0))
@@ -865,7 +916,7 @@ def test_a_finished_campaign_names_its_failed_pages_and_links_that_run_log(clust
     assert "D2.txt" in link and "&amp;manifest=" in link and "D2%2Fmanifest.json" in link
     assert "live=1" not in link
     detail = page_text(results_client.get(f"/campaigns/{NS}/registers"))
-    rows = dict(re.findall(r'<th scope="row" role="rowheader" class="mono vol-id">(\w+)</th>(.*?)</tr>', detail, re.S))
+    rows = dict(re.findall(ROW_HEADER + r"(.*?)</tr>", detail, re.S))
     assert "Done, 3 pages failed" in rows["D2"] and "manifest=" in rows["D2"]
     assert "pages failed" not in rows["D1"] and "Done." in rows["D1"]
 
@@ -907,7 +958,7 @@ def test_a_volume_that_never_started_has_no_run_log_link(cluster, results_client
     add_campaign(cluster, "slots", volume_ids=["C1", "C2", "C3"], completed="0", active=1)
     cluster.put(campaign_pod("slots", 1))
     detail = page_text(results_client.get(f"/campaigns/{NS}/slots"))
-    rows = dict(re.findall(r'<th scope="row" role="rowheader" class="mono vol-id">(\w+)</th>(.*?)</tr>', detail, re.S))
+    rows = dict(re.findall(ROW_HEADER + r"(.*?)</tr>", detail, re.S))
     assert "/log?" not in rows["C3"] and "no run log yet" in rows["C3"]
     assert "/log?" in rows["C2"] and "live=1" in rows["C2"]
 
