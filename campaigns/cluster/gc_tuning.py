@@ -36,7 +36,7 @@ glibc, as in the image:
   from the heap, and the soak's worker held 37 MiB more heap after the first window of relists,
   nearly all of it free, and 18 MiB more RSS. The bar is set above the results proxy's 1 MiB chunks:
   at 256 KiB every chunk streamed was a fresh mapping, faulted in page by page and unmapped, and the
-  proxy's workers spent 1.1 CPU-s per GiB instead of 0.4 (benchmarks/bench_proxy.py).
+  proxy's workers spent 1.1 CPU-s per GiB instead of 0.4 (benchmarks/bench_proxy_speed.py).
 - At most `MALLOC_ARENAS` heaps. glibc gives each new thread a heap of its own, up to eight per core,
   so that threads need not wait for each other to allocate; Python's threads allocate while holding
   the GIL, so they gain nothing from it, and each heap kept its own partly used pages: with those

@@ -52,9 +52,10 @@ class _Body:
 
     def __init__(self):
         self.closed = 0
+        self._left = [b"x" * 10]
 
-    def iter_chunks(self, size):
-        yield b"x" * 10
+    def read(self, size):
+        return self._left.pop() if self._left else b""
 
     def close(self):
         self.closed += 1
