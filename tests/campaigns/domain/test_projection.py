@@ -19,8 +19,9 @@ from campaigns.domain.projection import (
     status_record_updates,
 )
 from campaigns.domain.ranges import format_ranges, parse_ranges
-from campaigns.models import Snapshot, progress_from_json
+from campaigns.models import Snapshot, parse_time, progress_from_json
 from devstack import kube_samples as o
+from devstack.scene_kube import CONDITION_AT
 from tests.campaigns.said import said
 
 
@@ -505,7 +506,9 @@ def test_inactive_workload_is_paused_in_git():
 def test_evicted_with_reason_deactivated_is_paused():
     conditions = [o.cond("Evicted", reason="Deactivated", message="The workload is deactivated")]
     snapshot = o.scene(workloads=[o.admitted_workload(), o.pending_workload(conditions=conditions)])
-    assert one(snapshot, "estate-inventories-1890").queue.kind == "paused"
+    queue = one(snapshot, "estate-inventories-1890").queue
+    assert (queue.kind, queue.reason, queue.message) == ("paused", "Deactivated", "The workload is deactivated")
+    assert queue.since == parse_time(CONDITION_AT)
 
 
 def test_evicted_by_preemption_is_preempted():
@@ -516,6 +519,8 @@ def test_evicted_by_preemption_is_preempted():
     snapshot = o.scene(workloads=[o.admitted_workload(), o.pending_workload(conditions=conditions)])
     queue = one(snapshot, "estate-inventories-1890").queue
     assert queue.kind == "preempted" and queue.reason == "Preempted"
+    assert queue.message == "Preempted to accommodate a higher priority Workload"
+    assert queue.since == parse_time(CONDITION_AT)
 
 
 def test_evicted_for_another_reason_is_evicted_with_that_reason():
@@ -523,6 +528,7 @@ def test_evicted_for_another_reason_is_evicted_with_that_reason():
     snapshot = o.scene(workloads=[o.admitted_workload(), o.pending_workload(conditions=conditions)])
     queue = one(snapshot, "estate-inventories-1890").queue
     assert queue.kind == "evicted" and queue.reason == "PodsReadyTimeout"
+    assert queue.message == "Exceeded the PodsReady timeout" and queue.since == parse_time(CONDITION_AT)
     assert "did not get going in time" in said(queue).text
 
 
@@ -544,7 +550,9 @@ def test_a_missing_local_queue_is_inadmissible():
 def test_a_workload_without_conditions_is_not_yet_looked_at():
     load = o.pending_workload(conditions=None, created="2026-09-24T08:59:30Z")
     snapshot = o.scene(workloads=[o.admitted_workload(), load])
-    assert one(snapshot, "estate-inventories-1890").queue.kind == "not_looked_at"
+    queue = one(snapshot, "estate-inventories-1890").queue
+    assert queue.kind == "not_looked_at" and queue.since == parse_time("2026-09-24T08:59:30Z")
+    assert (queue.reason, queue.message) == ("", "")
 
 
 def test_the_workload_is_found_by_the_job_uid_label():

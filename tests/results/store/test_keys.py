@@ -142,3 +142,116 @@ def test_an_encoded_separator_inside_a_segment_is_refused(segments, separator):
     raw = "/".join([NS, *(quote(s, safe="") for s in segments)]) + quote(separator, safe="") + "x"
     with pytest.raises(KeyRefused):
         key_from_raw_path(raw)
+
+
+# --- the rules at their edges -------------------------------------------------------------------------
+
+PREFIX = NS + "/"  # 10 bytes
+
+
+@pytest.mark.parametrize("filler", ["a", "å"], ids=["one-byte", "two-byte"])
+def test_a_key_of_exactly_1024_bytes_is_accepted_and_one_of_1025_refused(filler):
+    # The limit counts the decoded key's UTF-8 bytes, not its characters.
+    room = 1024 - len(PREFIX)
+    name = filler * (room // len(filler.encode()))
+    name += "a" * (room - len(name.encode()))
+    key = PREFIX + name
+    assert len(key.encode()) == 1024
+    assert key_from_raw_path(quote_key(key)) == key
+    assert is_valid_key(key)
+    with pytest.raises(KeyRefused):
+        key_from_raw_path(quote_key(key + "b"))
+    assert not is_valid_key(key + "b")
+
+
+def test_the_length_limit_is_on_the_decoded_key_not_on_the_escaped_path():
+    raw = PREFIX + "%61" * (1024 - len(PREFIX))  # 3 070 characters sent, 1 024 bytes decoded
+    assert key_from_raw_path(raw) == PREFIX + "a" * (1024 - len(PREFIX))
+
+
+@pytest.mark.parametrize("raw", ["%4", "%4g", "%g4", "%%41", "a%4/b", "x%4.txt", "%E"])
+def test_a_percent_sign_not_followed_by_two_hex_digits_is_refused(raw):
+    with pytest.raises(KeyRefused):
+        key_from_raw_path(f"{PREFIX}p/{raw}")
+
+
+@pytest.mark.parametrize(("raw", "decoded"), [("%41", "A"), ("%4a", "J"), ("%4A", "J"), ("x%20y", "x y")])
+def test_a_percent_sign_followed_by_two_hex_digits_of_either_case_is_one_escape(raw, decoded):
+    assert key_from_raw_path(f"{PREFIX}p/{raw}") == f"{PREFIX}p/{decoded}"
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x01", "\x09", "\x0a", "\x0d", "\x1b", "\x1f", "\x7f"])
+def test_control_characters_are_refused_sent_as_they_are_or_escaped(control):
+    with pytest.raises(KeyRefused):
+        key_from_raw_path(f"{PREFIX}p/a{control}b")
+    with pytest.raises(KeyRefused):
+        key_from_raw_path(f"{PREFIX}p/a{quote(control, safe='')}b")
+    assert not is_valid_key(f"{PREFIX}p/a{control}b")
+
+
+@pytest.mark.parametrize("edge", [" ", "~"], ids=["space-after-US", "tilde-before-DEL"])
+def test_the_printable_neighbours_of_the_control_ranges_are_accepted(edge):
+    assert key_from_raw_path(f"{PREFIX}p/a{quote(edge, safe='')}b") == f"{PREFIX}p/a{edge}b"
+    assert key_from_raw_path(f"{PREFIX}p/a{edge}b") == f"{PREFIX}p/a{edge}b"
+
+
+def test_a_run_log_under_the_older_top_level_prefix_needs_pipeline_and_volume():
+    assert key_from_raw_path("status/logs/p/v.txt") == "status/logs/p/v.txt"
+    for raw in ("status/logs/v.txt", "status/logs", "status/logsx/p/v.txt"):
+        with pytest.raises(KeyRefused):
+            key_from_raw_path(raw)
+
+
+ANY_SEGMENT = st.text(st.characters(codec="utf-8", exclude_characters="/"), min_size=1, max_size=12)
+
+
+@hsettings(max_examples=400, deadline=None)
+@given(st.lists(ANY_SEGMENT, min_size=1, max_size=5))
+def test_a_key_round_trips_exactly_when_it_has_no_control_character_backslash_or_dot_segment(segments):
+    """The round trip includes the hostile characters: a key survives it whole, or is refused; never changed."""
+    key = "/".join([NS, *segments])
+    clean = (
+        len(key.encode()) <= 1024
+        and not any(ord(ch) < 0x20 or ord(ch) == 0x7F or ch == "\\" for ch in key)
+        and not any(segment in (".", "..") for segment in segments)
+    )
+    if clean:
+        assert key_from_raw_path(quote_key(key)) == key
+    else:
+        with pytest.raises(KeyRefused):
+            key_from_raw_path(quote_key(key))
+    assert is_valid_key(key) == clean
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=1200), st.sampled_from(["a", "å", "€", "𝄞"]))
+def test_the_length_rule_holds_for_any_length_and_width_of_character(count, filler):
+    key = PREFIX + filler * count
+    assert is_valid_key(key) == (len(key.encode()) <= 1024)
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("", "no key"),
+        (None, "no key"),
+        (b"htr-batch/p/x", "no key"),
+        ("htr-batch/p\\x", "a control character or backslash"),
+        ("htr-batch/p/a\x7f", "a control character or backslash"),
+        ("htr-batch/p/%4", "a percent sign that does not start an escape"),
+        ("htr-batch/p/%FF", "bytes that are not UTF-8"),
+        ("htr-batch/p%2Fx", "an encoded slash or backslash"),
+        ("htr-batch/p%5cx", "an encoded slash or backslash"),
+        ("htr-batch/../x", "an empty, '.' or '..' segment"),
+        ("htr-batch//x", "an empty, '.' or '..' segment"),
+        ("htr-batch/p/%7F", "a control character"),
+        ("htr-batch/p/%1f", "a control character"),
+        ("htr-batch/" + "a" * 1015, "longer than a store key may be"),
+        ("other-ns/p/x", "outside the served namespaces"),
+    ],
+)
+def test_each_refusal_says_which_rule_refused_the_key(raw, reason):
+    # The reason is what the operator reads in the log line of a refused results address.
+    with pytest.raises(KeyRefused) as refused:
+        key_from_raw_path(raw)
+    assert str(refused.value) == reason

@@ -257,3 +257,150 @@ def test_the_file_line_count_includes_lines_beyond_those_read(monkeypatch):
     line = '<TextLine HPOS="1" VPOS="1" WIDTH="5" HEIGHT="5"><String CONTENT="w"/></TextLine>'
     page = parse_alto(_page_xml(line * 7))
     assert len(page.lines) == 3 and page.total_lines == 7
+
+
+# --- page geometry ------------------------------------------------------------------------------------
+
+LINE = '<TextLine ID="{id}" HPOS="{x}" VPOS="{y}" WIDTH="{w}" HEIGHT="{h}"><String CONTENT="{id}"/></TextLine>'
+NO_PAGE_SIZE = "The file gives no page size, so the text is placed by its own extent."
+
+
+def _layout_xml(page_attributes: str, inner: str) -> bytes:
+    return f"<alto><Layout><Page{page_attributes}>{inner}</Page></Layout></alto>".encode()
+
+
+@pytest.mark.parametrize("page_attributes", ["", ' WIDTH="1000"', ' HEIGHT="800"', ' WIDTH="0" HEIGHT="800"'])
+def test_a_page_without_a_whole_size_takes_it_from_the_far_corner_of_its_print_space(page_attributes):
+    inner = '<PrintSpace HPOS="10" VPOS="20" WIDTH="500" HEIGHT="700"><TextBlock>'
+    inner += LINE.format(id="a", x=20, y=30, w=100, h=20) + "</TextBlock></PrintSpace>"
+    page = parse_alto(_layout_xml(page_attributes, inner))
+    assert (page.width, page.height) == (510, 720)
+    assert page.print_space == (10, 20, 500, 700)
+    assert NO_PAGE_SIZE not in page.problems
+    assert page.extent() == (0, 0, 510, 720)
+
+
+def test_a_page_with_its_own_size_keeps_it_whatever_its_print_space_says():
+    inner = '<PrintSpace HPOS="10" VPOS="20" WIDTH="500" HEIGHT="700"><TextBlock>'
+    inner += LINE.format(id="a", x=20, y=30, w=100, h=20) + "</TextBlock></PrintSpace>"
+    page = parse_alto(_layout_xml(' WIDTH="1000" HEIGHT="800"', inner))
+    assert (page.width, page.height, page.print_space) == (1000, 800, (10, 20, 500, 700))
+
+
+def test_a_print_space_before_any_page_gives_the_size_of_a_file_without_a_page():
+    xml = (
+        '<alto><Layout><PrintSpace HPOS="0" VPOS="0" WIDTH="300" HEIGHT="400"><TextBlock>'
+        + LINE.format(id="a", x=20, y=30, w=100, h=20)
+        + "</TextBlock></PrintSpace></Layout></alto>"
+    ).encode()
+    page = parse_alto(xml)
+    assert (page.width, page.height, page.print_space) == (300, 400, (0, 0, 300, 400))
+    assert NO_PAGE_SIZE not in page.problems
+
+
+def test_a_page_without_size_or_print_space_is_placed_by_its_text_and_says_so():
+    inner = "<PrintSpace><TextBlock>" + LINE.format(id="a", x=20, y=30, w=100, h=20) + "</TextBlock></PrintSpace>"
+    page = parse_alto(_layout_xml("", inner))
+    assert (page.width, page.height) == (None, None)
+    assert NO_PAGE_SIZE in page.problems
+    assert page.lines_outside() == []
+    assert page.extent() == (0, 0, 120, 50)
+
+
+@pytest.mark.parametrize(
+    ("side", "x", "y", "w", "h"),
+    [("left", -5, 10, 50, 10), ("top", 10, -5, 50, 10), ("right", 960, 10, 50, 10), ("bottom", 10, 795, 50, 10)],
+)
+def test_a_line_over_one_edge_of_the_page_only_is_outside_it(side, x, y, w, h):
+    page = parse_alto(
+        _page_xml(LINE.format(id="in", x=100, y=100, w=50, h=10) + LINE.format(id=side, x=x, y=y, w=w, h=h))
+    )
+    inside, over = page.lines
+    assert page.lines_outside() == [over]
+    assert "1 line lies partly outside the page (2); it is drawn where the file puts it." in page.problems
+    left, top, width, height = page.extent()
+    assert (left, top, left + width, top + height) == (min(0, x), min(0, y), max(1000, x + w), max(800, y + h))
+
+
+def test_a_line_touching_the_edges_of_the_page_is_inside_it():
+    page = parse_alto(_page_xml(LINE.format(id="a", x=0, y=0, w=1000, h=800)))
+    assert page.lines_outside() == []
+    assert not any("outside the page" in problem for problem in page.problems)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_every_line_without_a_position_is_counted_and_kept_as_text(count):
+    unplaced = "".join(f'<TextLine ID="u{n}"><String CONTENT="u{n}"/></TextLine>' for n in range(count))
+    placed = LINE.format(id="p", x=1, y=1, w=10, h=10)
+    page = parse_alto(_page_xml(placed + unplaced))
+    assert [line.text for line in page.lines] == ["p", *(f"u{n}" for n in range(count))]
+    assert [line.points for line in page.lines[1:]] == [()] * count
+    expected = (
+        "1 line has no usable position and is listed as text only."
+        if count == 1
+        else f"{count} lines have no usable position and are listed as text only."
+    )
+    assert expected in page.problems
+
+
+def test_a_file_of_exactly_16_mib_is_read_and_one_byte_more_refused():
+    cap = 16 * 1024 * 1024
+    frame = b"<alto></alto>"
+    whole = b"<alto>" + b" " * (cap - len(frame)) + b"</alto>"
+    assert len(whole) == cap
+    assert parse_alto(whole).lines == []
+    with pytest.raises(AltoError) as refused:
+        parse_alto(b"<alto>" + b" " * (cap + 1 - len(frame)) + b"</alto>")
+    assert refused.value.sentence == "The ALTO file is 16.0 MiB, over the 16 MiB this viewer reads."
+
+
+@pytest.mark.parametrize("attributes", ['WIDTH="-5" HEIGHT="10"', 'WIDTH="10" HEIGHT="-5"'])
+def test_a_box_of_negative_width_or_height_is_no_position(attributes):
+    page = parse_alto(_page_xml(f'<TextLine HPOS="1" VPOS="1" {attributes}><String CONTENT="a"/></TextLine>'))
+    assert page.lines[0].points == ()
+    assert "1 line has no usable position and is listed as text only." in page.problems
+
+
+def test_a_coordinate_of_32_characters_is_read_and_one_of_33_is_not():
+    kept, dropped = "0" * 31 + "7", "0" * 32 + "7"
+    page = parse_alto(
+        _page_xml(
+            f'<TextLine HPOS="{kept}" VPOS="1" WIDTH="1" HEIGHT="1"><String CONTENT="a"/></TextLine>'
+            f'<TextLine HPOS="{dropped}" VPOS="1" WIDTH="1" HEIGHT="1"><String CONTENT="b"/></TextLine>'
+        )
+    )
+    placed, unplaced = page.lines
+    assert placed.box == (7, 1, 1, 1)
+    assert unplaced.points == ()
+
+
+def test_a_page_without_unit_namespace_or_lines_reads_as_pixels_of_no_version_and_shows_a_unit_square():
+    page = parse_alto(b"<alto><Layout><Page><PrintSpace/></Page></Layout></alto>")
+    assert (page.unit, page.version, page.lines, page.text()) == ("pixel", None, [], "")
+    assert page.extent() == (0, 0, 1, 1)
+
+
+def test_plain_text_ends_with_one_line_break():
+    page = parse_alto(_page_xml(LINE.format(id="a", x=1, y=1, w=5, h=5) + LINE.format(id="b", x=1, y=9, w=5, h=5)))
+    assert page.text() == "a\nb\n"
+
+
+def test_blocks_without_an_id_are_numbered_in_the_order_met():
+    xml = (
+        b'<alto><Layout><Page WIDTH="100" HEIGHT="100"><PrintSpace>'
+        b'<TextBlock><TextLine><String CONTENT="a"/></TextLine></TextBlock>'
+        b'<TextBlock><TextLine><String CONTENT="b"/></TextLine></TextBlock>'
+        b"</PrintSpace></Page></Layout></alto>"
+    )
+    assert [block.id for block in parse_alto(xml).blocks] == ["block1", "block2"]
+
+
+def test_several_lines_outside_the_page_are_listed_by_number():
+    page = parse_alto(_page_xml(LINE.format(id="a", x=-1, y=1, w=5, h=5) + LINE.format(id="b", x=1, y=-1, w=5, h=5)))
+    assert "2 lines lie partly outside the page (1, 2); they are drawn where the file puts them." in page.problems
+
+
+@pytest.mark.parametrize(("wc", "band"), [("0.9", "high"), ("0.89", "mid"), ("0.75", "mid"), ("0.74", "low")])
+def test_a_lines_confidence_band_starts_at_its_threshold(wc, band):
+    page = parse_alto(_page_xml(f'<TextLine><String CONTENT="a" WC="{wc}"/></TextLine>'))
+    assert page.lines[0].confidence_band() == band
