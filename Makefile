@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint messages extract gettext bench bench-archive bench-watch bench-slow bench-slow-store bench-hostile bench-soak screenshots install browser redis clean
+.PHONY: demo test lint messages extract gettext bench bench-archive bench-watch bench-slow bench-slow-store bench-hostile bench-soak mutation screenshots install browser redis clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -125,6 +125,15 @@ SOAK_MINUTES ?= 30
 
 bench-soak: $(STAMP)
 	SOAK_MINUTES=$(SOAK_MINUTES) $(PY) -m pytest benchmarks/bench_soak.py -q -s
+
+# Mutation testing of the pure modules (benchmarks/mutation/): mutmut inside functions, the hand-made mutants of
+# module-level rules, each module against the tests that reach it; a score per module and every survivor.
+# Minutes a module, so not part of `make test`: run it before a change to those modules lands, and put its
+# figures in benchmarks/RESULTS.md. MUTATION_MODULES=keys (any part of a path, several with spaces) runs fewer.
+MUTATION_MODULES ?=
+
+mutation: $(STAMP)
+	$(PY) -m benchmarks.mutation $(foreach module,$(MUTATION_MODULES),--module $(module))
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
