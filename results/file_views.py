@@ -6,7 +6,6 @@ no-cache``, ``X-Content-Type-Options: nosniff`` and a CSP that forbids everythin
 
 import logging
 import re
-import threading
 from datetime import UTC, datetime
 from urllib.parse import quote
 
@@ -158,35 +157,18 @@ def _not_modified(etag, last_modified):
     return _file_answer(response)
 
 
-class _Download:
-    """A file's bytes as the response streams them; closing it (at the end, when the client goes, or
-    when the response is dropped unread) closes the store's stream and gives the download slot back."""
+def _chunks_of(body):
+    """A store object's body in chunks: a small first one, so the first bytes leave before a whole chunk
+    arrives, then CHUNK_BYTES at a time."""
+    chunk = body.read(FIRST_CHUNK_BYTES)
+    while chunk:
+        yield chunk
+        chunk = body.read(CHUNK_BYTES)
 
-    def __init__(self, body, key, person):
-        self._body, self._key, self._person = body, key, person
-        self._closed = False
-        self._lock = threading.Lock()
 
-    def __iter__(self):
-        try:
-            chunk = self._body.read(FIRST_CHUNK_BYTES)
-            while chunk:
-                yield chunk
-                chunk = self._body.read(CHUNK_BYTES)
-        except Exception as error:  # the answer has started: all that is left is to stop early
-            logger.warning("Streaming %s stopped early: %s", self._key, type(error).__name__)
-        finally:
-            self.close()
-
-    def close(self):
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-        try:
-            self._body.close()
-        finally:
-            downloads.give_back(self._person)
+def _download(body, key, person) -> downloads.SlotStream:
+    """A file's bytes as the response streams them; closing closes the store's stream and gives the slot back."""
+    return downloads.SlotStream(_chunks_of(body), body.close, person, key)
 
 
 @csrf_exempt
@@ -253,7 +235,7 @@ def _get(request, reader, key):
         downloads.give_back(person)
         return _not_modified(answer.get("ETag"), answer.get("LastModified"))
     partial = bool(range_header and answer.get("ContentRange"))
-    response = StreamingHttpResponse(_Download(answer["Body"], key, person), status=206 if partial else 200)
+    response = StreamingHttpResponse(_download(answer["Body"], key, person), status=206 if partial else 200)
     _metadata_headers(response, key, answer)
     response["Content-Length"] = str(answer.get("ContentLength") or 0)
     if partial:

@@ -14,7 +14,6 @@ import csv
 import io
 import logging
 import re
-import threading
 from collections.abc import Iterator
 
 from django.http import StreamingHttpResponse
@@ -42,41 +41,17 @@ PRIVATE = "private, no-store"
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-class _Streamed:
-    """A streamed body said in the language and zone of the request that asked for it; closing it (at the end,
-    when the client goes, or when the response is dropped unread) closes what it reads and gives the
-    person's download slot back. A failure once the answer has started can only stop it early."""
+class _Streamed(downloads.SlotStream):
+    """A streamed body said in the language and zone of the request that asked for it (each chunk is made
+    under them); closing it closes what it reads and gives the person's download slot back."""
 
     def __init__(self, chunks: Iterator[bytes], person: str, what: str):
-        self._chunks, self._person, self._what = chunks, person, what
+        super().__init__(chunks, getattr(chunks, "close", None), person, what)
         self._language, self._zone = translation.get_language(), timezone.get_current_timezone()
-        self._closed = False
-        self._lock = threading.Lock()
 
-    def __iter__(self):
-        try:
-            while True:
-                with translation.override(self._language), timezone.override(self._zone):
-                    chunk = next(self._chunks, None)
-                if chunk is None:
-                    return
-                yield chunk
-        except Exception as error:  # noqa: BLE001 - the answer has started: all that is left is to stop early
-            logger.warning("Streaming %s stopped early: %s", self._what, type(error).__name__)
-        finally:
-            self.close()
-
-    def close(self):
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-        try:
-            closing = getattr(self._chunks, "close", None)
-            if closing is not None:
-                closing()
-        finally:
-            downloads.give_back(self._person)
+    def next_chunk(self) -> bytes | None:
+        with translation.override(self._language), timezone.override(self._zone):
+            return super().next_chunk()
 
 
 def _file_name(*parts: str) -> str:
