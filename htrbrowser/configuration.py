@@ -253,6 +253,9 @@ RESULTS = (
        "them to log in once."),
     _s("HTRFLOW_DOWNLOADS_PER_PERSON", whole(1, 1000), 4,
        "Files one person may be downloading from one process at once; the next gets 429 with `Retry-After`."),
+    _s("HTRFLOW_SPLICE", flag(), True,
+       "`false` passes every download's bytes through Python; by default, on Linux, a file's body goes from the "
+       "store's connection to the client's inside the kernel (`splice`) when both are plain HTTP."),
     _s("HTRFLOW_VIEWS_PER_PERSON", whole(1, 1000), 3,
        "Viewer requests (run log, ALTO page) one person may have served at once; the next gets 429 with "
        "`Retry-After` (see below)."),

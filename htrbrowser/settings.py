@@ -209,6 +209,9 @@ HTRFLOW_ACCESS_SECONDS = read("HTRFLOW_ACCESS_SECONDS")
 HTRFLOW_FEED_RIGHTS_HOURS = read("HTRFLOW_FEED_RIGHTS_HOURS")
 # Files one person may be downloading from one process at once; past it, 429 (results/store/downloads.py).
 HTRFLOW_DOWNLOADS_PER_PERSON = read("HTRFLOW_DOWNLOADS_PER_PERSON")
+# Whether a download's body may go from the store's socket to the client's inside the kernel
+# (results/store/splice.py).
+HTRFLOW_SPLICE = read("HTRFLOW_SPLICE")
 # Viewer requests (run log, ALTO page) one person may have served at once, across replicas where Redis is
 # set; past it, 429 (results/viewers/slots.py).
 HTRFLOW_VIEWS_PER_PERSON = read("HTRFLOW_VIEWS_PER_PERSON")

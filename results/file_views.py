@@ -6,6 +6,7 @@ no-cache``, ``X-Content-Type-Options: nosniff`` and a CSP that forbids everythin
 
 import logging
 import re
+import socket
 from datetime import UTC, datetime
 from urllib.parse import quote
 
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from results.accounts import session
-from results.store import budget, downloads, keys
+from results.store import budget, downloads, keys, splice
 from results.store.outcomes import STORE_RETRY_AFTER_SECONDS, NotModified, Outcome, StoreError
 from results.store.reader import reader_for
 
@@ -157,18 +158,32 @@ def _not_modified(etag, last_modified):
     return _file_answer(response)
 
 
-def _chunks_of(body):
+def _chunks_of(body, client=None):
     """A store object's body in chunks: a small first one, so the first bytes leave before a whole chunk
-    arrives, then CHUNK_BYTES at a time."""
+    arrives, then CHUNK_BYTES at a time. With the client's socket at hand (``client``), the rest goes from
+    the store's socket to the client's inside the kernel where that is safe (results.store.splice); the
+    first chunk is yielded first, so the server has sent the answer's head before the body follows it."""
     chunk = body.read(FIRST_CHUNK_BYTES)
+    if chunk and client is not None and splice.source_of(body) is not None:
+        yield chunk
+        held = splice.buffered_bytes(body)
+        if held:
+            yield held
+        try:
+            splice.forward(splice.source_of(body), client)
+        except OSError:
+            client.shutdown(socket.SHUT_WR)  # the client learns at once that the body ends short
+            raise
+        return
     while chunk:
         yield chunk
         chunk = body.read(CHUNK_BYTES)
 
 
-def _download(body, key, person) -> downloads.SlotStream:
+def _download(request, body, key, person) -> downloads.SlotStream:
     """A file's bytes as the response streams them; closing closes the store's stream and gives the slot back."""
-    return downloads.SlotStream(_chunks_of(body), body.close, person, key)
+    client = splice.client_socket(request.META) if splice.available() else None
+    return downloads.SlotStream(_chunks_of(body, client), body.close, person, key)
 
 
 @csrf_exempt
@@ -235,7 +250,7 @@ def _get(request, reader, key):
         downloads.give_back(person)
         return _not_modified(answer.get("ETag"), answer.get("LastModified"))
     partial = bool(range_header and answer.get("ContentRange"))
-    response = StreamingHttpResponse(_download(answer["Body"], key, person), status=206 if partial else 200)
+    response = StreamingHttpResponse(_download(request, answer["Body"], key, person), status=206 if partial else 200)
     _metadata_headers(response, key, answer)
     response["Content-Length"] = str(answer.get("ContentLength") or 0)
     if partial:

@@ -1,7 +1,7 @@
 """GET /results/<key>: one person may be downloading only so many files at once (results/store/downloads.py)."""
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from results import file_views
 from results.store import budget, downloads
@@ -67,13 +67,13 @@ def test_a_download_dropped_unread_gives_its_slot_back_once(two_each):
     person = "someone"
     assert downloads.take(person)
     body = _Body()
-    unread = file_views._download(body, "ns/p/v/file", person)
+    unread = file_views._download(RequestFactory().get("/"), body, "ns/p/v/file", person)
     unread.close()
     unread.close()
     assert (body.closed, downloads.open_downloads(person)) == (1, 0)
 
     assert downloads.take(person)
-    read = file_views._download(_Body(), "ns/p/v/file", person)
+    read = file_views._download(RequestFactory().get("/"), _Body(), "ns/p/v/file", person)
     assert b"".join(read) == b"x" * 10  # read to its end: closed by its own iteration
     read.close()
     assert downloads.open_downloads(person) == 0

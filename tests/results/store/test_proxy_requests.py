@@ -6,13 +6,12 @@ and gunicorn). Both are counted here, never timed; the rates are in benchmarks/b
 """
 
 import pytest
-from django.core.signals import request_finished
-from django.db import close_old_connections
 
 from devstack.store import large_object_bytes
 from results import file_views
 from results.store import budget, downloads
 from results.store import s3 as store
+from tests.fixtures.session import close_response
 
 SIZE = 5 * 1024 * 1024 + 17
 
@@ -37,19 +36,9 @@ def _for(sent, key):
     return [method for method, url in sent if url.split("?", 1)[0].endswith("/" + key)]
 
 
-def _close(response):
-    """response.close() as the server calls it, without request_finished's database handler, as Django's test
-    client leaves it out itself: it reaches for a database these tests never open (in some orders, an error)."""
-    request_finished.disconnect(close_old_connections)
-    try:
-        response.close()
-    finally:
-        request_finished.connect(close_old_connections)
-
-
 def _read(response):
     chunks = list(response.streaming_content)
-    _close(response)
+    close_response(response)
     return chunks
 
 
@@ -84,6 +73,6 @@ def test_a_download_given_up_early_gives_its_slot_back(results_client, store, st
     response = results_client.get(f"/results/{key}")
     first = next(iter(response.streaming_content))
     assert first == large_object_bytes(0, len(first))
-    _close(response)  # what the server does when the client goes away mid-stream
+    close_response(response)  # what the server does when the client goes away mid-stream
     assert downloads.open_downloads(budget.person_named(store.accounts["full"].username)) == 0
     assert _for(store_requests, key) == ["GET"]
