@@ -48,7 +48,8 @@ class AttemptShown:
     number: int
     attempt: Attempt
     outcome: str
-    said: Sentence | None  # why it stopped, when it failed
+    said: Sentence | None  # why it stopped, when it failed (and the page's own sentence does not say it)
+    told_above: bool = False  # the newest failure: the page's sentence at the top says why, once
 
 
 @dataclass
@@ -110,13 +111,15 @@ def _attempts(volume: Volume, attempts: list[Attempt]) -> tuple[list[AttemptShow
     newest_pod = volume.reason.pod_name if volume.reason is not None else ""
     shown = []
     for position, attempt in enumerate(attempts):
-        said = None
+        said, told_above = None, False
         if attempt.outcome == FAILED and attempt.reason is not None:
             if newest_pod and attempt.reason.pod_name == newest_pod:
-                said = volume_sentence(volume)  # the one the row says, exactly
+                told_above = True  # the row's sentence, already at the top of the page
             else:
                 said = reason_sentence(attempt.reason, final=False, volume=volume, namespace=volume.namespace)
-        shown.append(AttemptShown(gone + position + 1, attempt, words.outcome_words(attempt.outcome), said))
+        shown.append(
+            AttemptShown(gone + position + 1, attempt, words.outcome_words(attempt.outcome), said, told_above)
+        )
     note = words.attempts_not_held(gone)
     if not attempts:
         note = " ".join(s for s in (words.no_attempts_held(volume.state), note) if s)

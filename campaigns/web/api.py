@@ -50,7 +50,7 @@ class _InertJSONEncoder(DjangoJSONEncoder):
         return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _json(data, status: int = 200, headers: dict | None = None) -> JsonResponse:
+def json_answer(data, status: int = 200, headers: dict | None = None) -> JsonResponse:
     response = JsonResponse(
         data, status=status, safe=False, encoder=_InertJSONEncoder, json_dumps_params={"ensure_ascii": False}
     )
@@ -60,9 +60,9 @@ def _json(data, status: int = 200, headers: dict | None = None) -> JsonResponse:
     return response
 
 
-def _error(status: int, sentence: str) -> JsonResponse:
+def error_answer(status: int, sentence: str) -> JsonResponse:
     """Errors as the existing read API writes them: ``{"detail": "<sentence>"}``."""
-    return _json({"detail": sentence}, status=status)
+    return json_answer({"detail": sentence}, status=status)
 
 
 def read_only(view):
@@ -74,7 +74,7 @@ def read_only(view):
     def wrapper(request, *args, **kwargs):
         with timezone.override(UTC):
             if request.method not in ("GET", "HEAD"):
-                response = _error(405, _("This API only reads: use GET."))
+                response = error_answer(405, _("This API only reads: use GET."))
                 response["Allow"] = "GET, HEAD"
                 return response
             return view(request, *args, **kwargs)
@@ -98,7 +98,7 @@ def staleness(state) -> dict:
     }
 
 
-def _marked(response: JsonResponse, stale: dict) -> JsonResponse:
+def with_snapshot_age(response: JsonResponse, stale: dict) -> JsonResponse:
     """The answer with its age in headers too, for scripts that read only headers."""
     response["X-Snapshot-Age"] = str(stale["ageSeconds"])
     if stale["stale"]:
@@ -288,7 +288,7 @@ def _last_error(volumes: list[Volume], report: progress.ProgressReport, now) -> 
 
 @read_only
 def version(request):
-    return _json({"api": API_VERSION, "version": PRODUCT_VERSION, "web": PRODUCT_VERSION, "name": "htrbrowser"})
+    return json_answer({"api": API_VERSION, "version": PRODUCT_VERSION, "web": PRODUCT_VERSION, "name": "htrbrowser"})
 
 
 @read_only
@@ -296,12 +296,12 @@ def jobs(request):
     reaped_limit = whole_number(request.GET.get("reaped"), REAPED_DEFAULT, REAPED_MAX)
     if reaped_limit is None:
         # Translators: {parameter} is the query parameter's name as a script sends it (reaped): keep it as it is.
-        return _error(400, _("{parameter} must be a whole number from 0 to {most}.").format(
+        return error_answer(400, _("{parameter} must be a whole number from 0 to {most}.").format(
             parameter="reaped", most=REAPED_MAX))
     now = timezone.now()
     state = reading.read_cluster(request, now)
     if state.nothing_read:
-        return _error(502, " ".join(state.problems))
+        return error_answer(502, " ".join(state.problems))
     live = [c for c in state.campaigns if not c.job_gone]
     reaped = [c for c in state.campaigns if c.job_gone]
     reaped.sort(key=lambda c: c.finished_at or c.started_at or c.created_at or now.min.replace(tzinfo=now.tzinfo))
@@ -309,7 +309,7 @@ def jobs(request):
     shown = live + reaped[:reaped_limit]
     stale = staleness(state)
     answer = [{**summary(c), "snapshot": stale} for c in shown]
-    return _marked(_json(answer, headers={"X-Reaped-Total": str(len(reaped))}), stale)
+    return with_snapshot_age(json_answer(answer, headers={"X-Reaped-Total": str(len(reaped))}), stale)
 
 
 @read_only
@@ -318,17 +318,17 @@ def job_detail(request, namespace, name):
     limit = whole_number(request.GET.get("limit"), LIMIT_DEFAULT, LIMIT_MAX)
     if offset is None or limit is None:
         # Translators: offset and limit are the query parameters' names as a script sends them: keep them as they are.
-        return _error(400, _("{offset} and {limit} must be whole numbers; {limit} is at most {most}.").format(
+        return error_answer(400, _("{offset} and {limit} must be whole numbers; {limit} is at most {most}.").format(
             offset="offset", limit="limit", most=LIMIT_MAX))
     now = timezone.now()
     if namespace not in reading.served_namespaces() or not reading.DNS_LABEL.match(name or ""):
-        return _error(404, _("No campaign by that name in a namespace this site serves."))
+        return error_answer(404, _("No campaign by that name in a namespace this site serves."))
     campaign, state = reading.find_campaign(request, namespace, name, now)
     if campaign is None:
         if state.problems and not state.campaigns:
-            return _error(502, " ".join(state.problems))
+            return error_answer(502, " ".join(state.problems))
         said = _("No campaign named {name} in namespace {namespace}.")
-        return _error(404, said.format(name=name, namespace=namespace))
+        return error_answer(404, said.format(name=name, namespace=namespace))
     page = campaign.volumes[offset : offset + limit]
     active = [v for v in page if v.state == "active"]
     done = [v for v in page if v.state == "done"]
@@ -371,4 +371,4 @@ def job_detail(request, namespace, name):
             "snapshot": staleness(state),
         }
     )
-    return _marked(_json(data), data["snapshot"])
+    return with_snapshot_age(json_answer(data), data["snapshot"])

@@ -252,15 +252,15 @@ def api_job_volumes(request, namespace, name):
     limit = whole_number(request.GET.get("limit"), api.LIMIT_DEFAULT, api.LIMIT_MAX)
     if offset is None or limit is None:
         # Translators: offset and limit are the query parameters' names as a script sends them: keep them as they are.
-        return api._error(400, _("{offset} and {limit} must be whole numbers; {limit} is at most {most}.").format(
+        return api.error_answer(400, _("{offset} and {limit} must be whole numbers; {limit} is at most {most}.").format(
             offset="offset", limit="limit", most=api.LIMIT_MAX))
     if namespace not in reading.served_namespaces() or not reading.DNS_LABEL.match(name or ""):
-        return api._error(404, _("No campaign by that name in a namespace this site serves."))
+        return api.error_answer(404, _("No campaign by that name in a namespace this site serves."))
     campaign, state = reading.find_campaign(request, namespace, name, timezone.now())
     if campaign is None:
         if state.problems and not state.campaigns:
-            return api._error(502, " ".join(state.problems))
-        return api._error(404, _("No campaign named {name} in namespace {namespace}.").format(
+            return api.error_answer(502, " ".join(state.problems))
+        return api.error_answer(404, _("No campaign named {name} in namespace {namespace}.").format(
             name=name, namespace=namespace))
     spend = _budget()
     codes = _codes_by_volume(campaign)
@@ -287,7 +287,7 @@ def api_job_volumes(request, namespace, name):
         },
         "snapshot": api.staleness(state),
     }
-    return api._marked(api._json(data), data["snapshot"])
+    return api.with_snapshot_age(api.json_answer(data), data["snapshot"])
 
 
 def _api_row(row: dict) -> dict:

@@ -89,6 +89,8 @@ def test_each_state_tells_the_volume_s_story_in_the_card_s_words(parish, client,
         assert "earlier attempt" in text or "Attempt 1: failed" in text
     if state == "failed for good":
         assert re.search(r"Attempt \d+: failed", text)
+        assert text.count(said) == 1  # said once, at the top; its attempt points there
+        assert "Why it stopped is said at the top of this page." in text
         assert "re-run file" in text
         assert re.search(rf'<pre class="rerun-entry">\s*- id: "?{re.escape(volume)}"?', text)
     if state == "done":
