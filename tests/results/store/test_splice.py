@@ -228,3 +228,32 @@ def test_a_client_that_went_away_stops_the_download():
     finally:
         for sock in (store_end, ours, client):
             sock.close()
+
+
+def test_a_spliced_body_takes_no_memory_in_python_however_long():
+    import tracemalloc  # only this test measures allocations
+
+    payload = os.urandom(16 * MIB)
+    store_end, ours = _store_side(payload)
+    client, client_end = socket.socketpair()
+    digest, buffer = hashlib.sha256(), bytearray(MIB)  # the reading end allocates nothing while it reads
+
+    def read_all():
+        view = memoryview(buffer)
+        while got := client_end.recv_into(view):
+            digest.update(view[:got])
+
+    reader = threading.Thread(target=read_all)
+    reader.start()
+    tracemalloc.start()
+    try:
+        splice.forward(splice.Source(sock=ours, remaining=len(payload), timeout=5.0), client)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        client.close()
+        reader.join(timeout=30)
+        for sock in (client_end, ours):
+            sock.close()
+    assert digest.hexdigest() == hashlib.sha256(payload).hexdigest()
+    assert peak < 64 * 1024  # 16 MiB moved; a read through Python would hold at least a chunk of 1 MiB
