@@ -4,6 +4,7 @@ Every answer of the file route, errors included, carries ``Cache-Control: privat
 no-cache``, ``X-Content-Type-Options: nosniff`` and a CSP that forbids everything.
 """
 
+import contextlib
 import logging
 import re
 import socket
@@ -171,10 +172,14 @@ def _chunks_of(body, client=None):
             yield held
         try:
             splice.forward(splice.source_of(body), client)
+            return
+        except splice.Unsupported:
+            logger.info("The kernel would not splice a download; it is read and written in Python.")
+            chunk = body.read(CHUNK_BYTES)
         except OSError:
-            client.shutdown(socket.SHUT_WR)  # the client learns at once that the body ends short
+            with contextlib.suppress(OSError):  # a client already gone has nothing left to shut
+                client.shutdown(socket.SHUT_WR)  # the client learns at once that the body ends short
             raise
-        return
     while chunk:
         yield chunk
         chunk = body.read(CHUNK_BYTES)

@@ -18,6 +18,7 @@ spliced body (its reader no longer knows where the body ends), so it is never re
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import http.client
 import io
@@ -36,6 +37,14 @@ _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
 
 class StoreWentQuiet(OSError):
     """The store sent nothing for as long as its read timeout allows."""
+
+
+class Unsupported(OSError):
+    """The kernel refused to splice these sockets before a byte moved: the body can still be read in Python."""
+
+
+# What a kernel, or a sandbox in front of it, answers when it will not splice these descriptors at all.
+_REFUSALS = (errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.EOPNOTSUPP)
 
 
 @dataclass
@@ -96,8 +105,9 @@ def buffered_bytes(body) -> bytes:
 def forward(source: Source, target: socket.socket) -> int:
     """Move ``source.remaining`` bytes from the store's socket to the client's; the bytes moved.
 
-    Raises StoreWentQuiet when the store sends nothing within its timeout, and OSError when either side
-    fails (the client gone, the store's connection reset); the bytes moved so far are then all there is."""
+    Raises Unsupported when the kernel refuses the first move (nothing is lost: read on in Python),
+    StoreWentQuiet when the store sends nothing within its timeout, and OSError when either side fails
+    (the client gone, the store's connection reset); the bytes moved so far are then all there is."""
     pipe_out, pipe_in = os.pipe()
     moved = 0
     try:
@@ -116,6 +126,10 @@ def forward(source: Source, target: socket.socket) -> int:
                 if not poller.poll(wait_ms):
                     raise StoreWentQuiet("the store sent nothing within its read timeout") from None
                 continue
+            except OSError as error:
+                if moved == 0 and error.errno in _REFUSALS:
+                    raise Unsupported(error.errno, "the kernel will not splice these sockets") from error
+                raise
             if got == 0:
                 raise ConnectionResetError("the store closed its connection before the body's end")
             source.remaining -= got

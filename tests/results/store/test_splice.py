@@ -7,6 +7,7 @@ kept connection), the store's side is found only where it is safe, and ``forward
 with a reason, when either side fails or the store goes quiet.
 """
 
+import errno
 import hashlib
 import os
 import socket
@@ -109,6 +110,26 @@ def test_with_the_setting_off_every_byte_goes_through_python(results_client, sto
         ours.close()
         theirs.close()
     assert yielded == body
+
+
+def test_a_kernel_that_refuses_to_splice_loses_nothing(results_client, store, big_file, monkeypatch):
+    def refused(*_args, **_kwargs):
+        raise OSError(errno.EINVAL, "Invalid argument")
+
+    monkeypatch.setattr(splice.os, "splice", refused)
+    key, body = big_file
+    ours, theirs = socket.socketpair()
+    try:
+        response = results_client.get(f"/results/{key}", **{"gunicorn.socket": ours})
+        yielded = b"".join(response.streaming_content)
+        close_response(response)
+        theirs.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            theirs.recv(1)
+    finally:
+        ours.close()
+        theirs.close()
+    assert yielded == body  # read on in Python from where the refused move began
 
 
 def test_the_store_side_is_found_on_a_plain_http_body_of_known_length(store, big_file):
