@@ -159,36 +159,48 @@ def _not_modified(etag, last_modified):
     return _file_answer(response)
 
 
-def _chunks_of(body, client=None):
+def _chunks_of(body, client=None, declared=None, may_splice=False):
     """A store object's body in chunks: a small first one, so the first bytes leave before a whole chunk
-    arrives, then CHUNK_BYTES at a time. With the client's socket at hand (``client``), the rest goes from
-    the store's socket to the client's inside the kernel where that is safe (results.store.splice); the
-    first chunk is yielded first, so the server has sent the answer's head before the body follows it."""
-    chunk = body.read(FIRST_CHUNK_BYTES)
-    if chunk and client is not None and splice.source_of(body) is not None:
-        yield chunk
-        held = splice.buffered_bytes(body)
-        if held:
-            yield held
-        try:
-            splice.forward(splice.source_of(body), client)
-            return
-        except splice.Unsupported:
-            logger.info("The kernel would not splice a download; it is read and written in Python.")
+    arrives, then CHUNK_BYTES at a time.
+
+    With the client's socket at hand (``client``) and splicing allowed, the rest goes from the store's socket
+    to the client's inside the kernel (results.store.splice), when what is left of the store's answer is
+    exactly what the answer declared (``declared``, its Content-Length) less what was yielded. The first
+    chunk, and what the store client had buffered, are yielded first, so the server has sent the answer's
+    head and those bytes before the rest follows them. A failure once the answer has started shuts the
+    client's side for writing, so the client learns at once that the body ends short rather than wait on a
+    kept connection for bytes that will not come."""
+    try:
+        chunk = body.read(FIRST_CHUNK_BYTES)
+        if chunk and may_splice and client is not None and splice.source_of(body) is not None:
+            yield chunk
+            sent = len(chunk)
+            held = splice.buffered_bytes(body)
+            if held:
+                yield held
+                sent += len(held)
+            source = splice.source_of(body)
+            if source is not None and declared == sent + source.remaining:
+                try:
+                    splice.forward(source, client)
+                    return
+                except splice.Unsupported:
+                    logger.info("The kernel would not splice a download; downloads are read and written in Python.")
             chunk = body.read(CHUNK_BYTES)
-        except OSError:
+        while chunk:
+            yield chunk
+            chunk = body.read(CHUNK_BYTES)
+    except Exception:
+        if client is not None:
             with contextlib.suppress(OSError):  # a client already gone has nothing left to shut
-                client.shutdown(socket.SHUT_WR)  # the client learns at once that the body ends short
-            raise
-    while chunk:
-        yield chunk
-        chunk = body.read(CHUNK_BYTES)
+                client.shutdown(socket.SHUT_WR)
+        raise
 
 
-def _download(request, body, key, person) -> downloads.SlotStream:
+def _download(request, body, key, person, declared=None) -> downloads.SlotStream:
     """A file's bytes as the response streams them; closing closes the store's stream and gives the slot back."""
-    client = splice.client_socket(request.META) if splice.available() else None
-    return downloads.SlotStream(_chunks_of(body, client), body.close, person, key)
+    chunks = _chunks_of(body, splice.client_socket(request.META), declared, splice.available())
+    return downloads.SlotStream(chunks, body.close, person, key)
 
 
 @csrf_exempt
@@ -255,9 +267,12 @@ def _get(request, reader, key):
         downloads.give_back(person)
         return _not_modified(answer.get("ETag"), answer.get("LastModified"))
     partial = bool(range_header and answer.get("ContentRange"))
-    response = StreamingHttpResponse(_download(request, answer["Body"], key, person), status=206 if partial else 200)
+    declared = answer.get("ContentLength") or 0
+    response = StreamingHttpResponse(
+        _download(request, answer["Body"], key, person, declared), status=206 if partial else 200
+    )
     _metadata_headers(response, key, answer)
-    response["Content-Length"] = str(answer.get("ContentLength") or 0)
+    response["Content-Length"] = str(declared)
     if partial:
         response["Content-Range"] = answer["ContentRange"]
     return _file_answer(response)

@@ -11,6 +11,7 @@ import errno
 import hashlib
 import os
 import socket
+import stat
 import threading
 
 import pytest
@@ -82,7 +83,9 @@ def test_past_its_first_chunk_the_proxy_hands_the_body_to_the_kernel(results_cli
     reader = threading.Thread(target=_read_all, args=(theirs, received))
     reader.start()
     try:
-        response = results_client.get(f"/results/{key}", **{"gunicorn.socket": ours})
+        # Asking for compression too: a middleware that rewrote the streamed chunks (gzip) would break the
+        # spliced body behind them, and this assertion with it.
+        response = results_client.get(f"/results/{key}", **{"gunicorn.socket": ours}, HTTP_ACCEPT_ENCODING="gzip, br")
         assert response.status_code == 200
         yielded = b"".join(response.streaming_content)
         close_response(response)
@@ -159,13 +162,111 @@ def test_a_body_not_read_from_a_socket_is_not_spliced():
     assert splice.source_of(object()) is None
 
 
-def test_only_a_plain_tcp_client_socket_is_used():
+def test_only_a_plain_blocking_http1_client_socket_is_used():
+    http11 = {"SERVER_PROTOCOL": "HTTP/1.1"}
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as tcp:
-        assert splice.client_socket({"gunicorn.socket": tcp}) is tcp
+        assert splice.client_socket({"gunicorn.socket": tcp, **http11}) is tcp
+        assert splice.client_socket({"gunicorn.socket": tcp, "SERVER_PROTOCOL": "HTTP/1.0"}) is tcp
+        # HTTP/2 carries many answers on one connection: raw bytes would break every stream on it.
+        assert splice.client_socket({"gunicorn.socket": tcp, "SERVER_PROTOCOL": "HTTP/2"}) is None
+        assert splice.client_socket({"gunicorn.socket": tcp}) is None
+        tcp.settimeout(5)  # a socket with a timeout is not blocking underneath: a move could stop half-way
+        assert splice.client_socket({"gunicorn.socket": tcp, **http11}) is None
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
-        assert splice.client_socket({"gunicorn.socket": udp}) is None
-    assert splice.client_socket({}) is None  # another server, or the test client
-    assert splice.client_socket({"gunicorn.socket": "not a socket"}) is None
+        assert splice.client_socket({"gunicorn.socket": udp, **http11}) is None
+    assert splice.client_socket(http11) is None  # another server, or the test client
+    assert splice.client_socket({"gunicorn.socket": "not a socket", **http11}) is None
+
+
+def _through_the_proxy(results_client, key, **extra):
+    """(bytes the answer yielded, bytes written to the client's socket behind it, status)."""
+    ours, theirs = socket.socketpair()
+    received = bytearray()
+    reader = threading.Thread(target=_read_all, args=(theirs, received))
+    reader.start()
+    try:
+        response = results_client.get(f"/results/{key}", **{"gunicorn.socket": ours}, **extra)
+        yielded = b"".join(response.streaming_content)
+        close_response(response)
+    finally:
+        ours.close()
+        reader.join(timeout=30)
+        theirs.close()
+    return yielded, bytes(received), response.status_code
+
+
+@pytest.mark.parametrize("size", [64 * 1024 + 1, 64 * 1024 + 4000, 72 * 1024, 72 * 1024 + 1, 64 * 1024])
+def test_a_body_just_past_the_first_chunk_arrives_whole_without_a_warning(results_client, store, store_prefix,
+                                                                           size, caplog):
+    # The first chunk is 64 KiB and the store client buffers up to 8 KiB more: when that is the whole rest,
+    # nothing is left to splice.
+    body = os.urandom(size)
+    key = f"{store_prefix}edge-{size}.bin"
+    store.put(key, body, content_type="application/octet-stream")
+    yielded, received, status = _through_the_proxy(results_client, key)
+    assert status == 200 and yielded + received == body
+    assert not [record for record in caplog.records if "stopped early" in record.getMessage()]
+
+
+def test_the_moves_to_the_client_never_hold_the_last_bytes_back(results_client, store, big_file, monkeypatch):
+    # SPLICE_F_MORE would tell the kernel more is coming: the body's last partial packet would wait, on a kept
+    # connection, until a timer sends it.
+    calls = []
+    real = os.splice
+
+    def recording(source, target, count, *rest, **named):
+        calls.append((target, named.get("flags", rest[-1] if rest else 0)))
+        return real(source, target, count, *rest, **named)
+
+    monkeypatch.setattr(splice.os, "splice", recording)
+    key, body = big_file
+    yielded, received, _ = _through_the_proxy(results_client, key)
+    assert yielded + received == body
+    assert calls and not [flags for _target, flags in calls if flags & os.SPLICE_F_MORE]
+
+
+def test_a_kernel_that_refuses_to_move_into_the_client_socket_loses_nothing(results_client, store, big_file,
+                                                                            monkeypatch):
+    real = os.splice
+    refusals = []
+
+    def refusing_the_client(source, target, count, *rest, **named):
+        if not stat.S_ISFIFO(os.fstat(target).st_mode):  # out of the pipe, into a socket
+            refusals.append(target)
+            raise OSError(errno.EINVAL, "Invalid argument")
+        return real(source, target, count, *rest, **named)
+
+    monkeypatch.setattr(splice.os, "splice", refusing_the_client)
+    key, body = big_file
+    yielded, received, _ = _through_the_proxy(results_client, key)
+    assert yielded + received == body  # what the pipe held was sent back, the rest copied
+    assert len(refusals) == 1 and not splice.available()  # and the process stopped trying
+    again, received_again, _ = _through_the_proxy(results_client, key)
+    assert again == body and received_again == b""  # the next download is read and written in Python
+
+
+def test_a_store_failing_mid_body_shuts_the_client_side_so_it_does_not_wait():
+    class Failing:
+        def __init__(self):
+            self.reads = 0
+
+        def read(self, _amount):
+            self.reads += 1
+            if self.reads > 1:
+                raise TimeoutError("the store went quiet")
+            return b"first"
+
+    ours, theirs = socket.socketpair()
+    try:
+        chunks = file_views._chunks_of(Failing(), ours, declared=1000, may_splice=False)
+        assert next(chunks) == b"first"
+        with pytest.raises(TimeoutError):
+            next(chunks)
+        theirs.settimeout(5)
+        assert theirs.recv(10) == b""  # the end of the stream, at once: no wait on a kept connection
+    finally:
+        ours.close()
+        theirs.close()
 
 
 # --- forward, between socket pairs ----------------------------------------------------------------
