@@ -42,6 +42,9 @@ TIMEOUT_SECONDS = 60
 BUDGET_SECONDS = 240  # rounds stop here even when fewer than ROUNDS are done (at least five are wanted)
 RATE_BAR, FIRST_BYTE_BAR_MS = 0.9, 50.0  # issue 39, item 8
 OTHERS_SHOWN = 5
+# BENCH_PROXY_PIN=1: the store on the first core, the app and this client on the second, as a store on a
+# machine of its own would be (two cores needed); otherwise the scheduler places them.
+PIN = os.environ.get("BENCH_PROXY_PIN") == "1" and (os.cpu_count() or 1) >= 2
 WAYS = ("direct", "proxy", "python")  # boto3 straight; the proxy as shipped; the proxy with HTRFLOW_SPLICE=false
 
 
@@ -156,6 +159,13 @@ def _others(before: dict, after: dict, ours: set[int], seconds: float) -> tuple[
 # --- the run ---------------------------------------------------------------------------------------
 
 
+def _pin(pids: list[int], cores: set[int]) -> None:
+    """Every thread of these processes on these cores only."""
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            os.sched_setaffinity(int(task.name), cores)
+
+
 def _worker_model(command: list[str]) -> str:
     workers = command[command.index("--workers") + 1]
     threads = command[command.index("--threads") + 1] if "--threads" in command else "1"
@@ -214,6 +224,10 @@ def run() -> list[str]:
             for server, port in servers.values():
                 wait_until_serving(server, f"http://127.0.0.1:{port}")
             store_pid = double._process.pid
+            if PIN:
+                _pin([store_pid], {0})
+                _pin([os.getpid(), *(s.pid for s, _ in servers.values()), *sum(map(_children, (s.pid for s, _ in
+                                                                                      servers.values())), [])], {1})
             workers = {way: _children(server.pid) for way, (server, _port) in servers.items()}
             base = f"http://127.0.0.1:{servers['proxy'][1]}"
             cookie = _cookie(base, double.accounts["full"])  # one session: both servers share the key file
@@ -267,8 +281,10 @@ def run() -> list[str]:
     def line(way, label):
         best_rate = max(mib / whole for _, whole in reads[way])
         best_first = min(first for first, _ in reads[way]) * 1000
+        after_first = statistics.median(whole - first for first, whole in reads[way]) * 1000
         return (f"  {label:<34} {rate(way):5.0f} MiB/s ({best_rate:.0f}), first byte {first_ms(way):.1f} ms"
-                f" ({best_first:.1f}); per round: {' '.join(f'{mib / w:.0f}' for _, w in reads[way])}")
+                f" ({best_first:.1f}), the rest {after_first:.0f} ms;"
+                f" per round: {' '.join(f'{mib / w:.0f}' for _, w in reads[way])}")
 
     ratio, python_ratio = rate("proxy") / rate("direct"), rate("python") / rate("direct")
     meets = ratio >= RATE_BAR and first_ms("proxy") - first_ms("direct") <= FIRST_BYTE_BAR_MS
@@ -290,7 +306,8 @@ def run() -> list[str]:
         f"proxy chunks: first {FIRST_CHUNK_BYTES // 1024} KiB through Python, then spliced {PIPE_BYTES // 1024} KiB"
         f" at a time (or read and written {CHUNK_BYTES // 1024} KiB at a time);"
         f" the client reads {CLIENT_READ_BYTES // 1024} KiB at a time",
-        f"worker model: {_worker_model(command)}; store: moto in its own process; all on loopback",
+        f"worker model: {_worker_model(command)}; store: moto in its own process; all on loopback;"
+        f" {'the store pinned to core 0, the app and the client to core 1' if PIN else 'no process pinned'}",
         f"machine: {os.cpu_count()} cores, load average {load_before[0]:.2f} before, {load_after[0]:.2f} after;"
         f" other processes used {other_cpu:.1f} CPU-s in {wall:.0f} s: {', '.join(busiest) or 'none'}",
     ]
