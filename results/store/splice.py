@@ -74,12 +74,13 @@ def available() -> bool:
     return hasattr(os, "splice") and bool(getattr(settings, "HTRFLOW_SPLICE", True)) and not _refused[0]
 
 
-def client_socket(environ) -> socket.socket | None:
-    """The client's socket, when the server hands it to the app and it carries plain, blocking HTTP/1.x."""
-    sock = environ.get("gunicorn.socket")
+def client_socket(meta) -> socket.socket | None:
+    """The client's socket, when the server hands it to the app (in the request's WSGI environment, ``meta``)
+    and it carries plain, blocking HTTP/1.x."""
+    sock = meta.get("gunicorn.socket")
     if not isinstance(sock, socket.socket) or isinstance(sock, ssl.SSLSocket) or sock.type != socket.SOCK_STREAM:
         return None
-    if environ.get("SERVER_PROTOCOL") not in ("HTTP/1.0", "HTTP/1.1"):
+    if meta.get("SERVER_PROTOCOL") not in ("HTTP/1.0", "HTTP/1.1"):
         return None
     try:
         return sock if sock.gettimeout() is None else None

@@ -19,7 +19,6 @@ import requests
 
 from results import file_views
 from results.store import budget, downloads, splice
-from tests.fixtures.session import close_response
 
 pytestmark = pytest.mark.skipif(not splice.available(), reason="os.splice is Linux-only")
 
@@ -75,7 +74,9 @@ def test_a_range_and_a_second_file_on_the_same_kept_connection_arrive_exactly(pl
     assert len({place for place in opened if place}) == 1
 
 
-def test_past_its_first_chunk_the_proxy_hands_the_body_to_the_kernel(results_client, store, big_file, monkeypatch):
+def test_past_its_first_chunk_the_proxy_hands_the_body_to_the_kernel(
+    results_client, store, big_file, monkeypatch, close_response
+):
     monkeypatch.setattr(budget, "person_of", lambda request: "splices")  # no other test's downloads counted
     key, body = big_file
     ours, theirs = socket.socketpair()
@@ -99,7 +100,7 @@ def test_past_its_first_chunk_the_proxy_hands_the_body_to_the_kernel(results_cli
     assert downloads.open_downloads("splices") == 0
 
 
-def test_with_the_setting_off_every_byte_goes_through_python(results_client, store, big_file, settings):
+def test_with_the_setting_off_every_byte_goes_through_python(results_client, store, big_file, settings, close_response):
     settings.HTRFLOW_SPLICE = False
     key, body = big_file
     ours, theirs = socket.socketpair()
@@ -116,7 +117,7 @@ def test_with_the_setting_off_every_byte_goes_through_python(results_client, sto
     assert yielded == body
 
 
-def test_a_kernel_that_refuses_to_splice_loses_nothing(results_client, store, big_file, monkeypatch):
+def test_a_kernel_that_refuses_to_splice_loses_nothing(results_client, store, big_file, monkeypatch, close_response):
     def refused(*_args, **_kwargs):
         raise OSError(errno.EINVAL, "Invalid argument")
 
@@ -178,7 +179,7 @@ def test_only_a_plain_blocking_http1_client_socket_is_used():
     assert splice.client_socket({"gunicorn.socket": "not a socket", **http11}) is None
 
 
-def _through_the_proxy(results_client, key, **extra):
+def _through_the_proxy(results_client, key, close_response, **extra):
     """(bytes the answer yielded, bytes written to the client's socket behind it, status)."""
     ours, theirs = socket.socketpair()
     received = bytearray()
@@ -196,19 +197,22 @@ def _through_the_proxy(results_client, key, **extra):
 
 
 @pytest.mark.parametrize("size", [64 * 1024 + 1, 64 * 1024 + 4000, 72 * 1024, 72 * 1024 + 1, 64 * 1024])
-def test_a_body_just_past_the_first_chunk_arrives_whole_without_a_warning(results_client, store, store_prefix,
-                                                                           size, caplog):
+def test_a_body_just_past_the_first_chunk_arrives_whole_without_a_warning(
+    results_client, store, store_prefix, size, caplog, close_response
+):
     # The first chunk is 64 KiB and the store client buffers up to 8 KiB more: when that is the whole rest,
     # nothing is left to splice.
     body = os.urandom(size)
     key = f"{store_prefix}edge-{size}.bin"
     store.put(key, body, content_type="application/octet-stream")
-    yielded, received, status = _through_the_proxy(results_client, key)
+    yielded, received, status = _through_the_proxy(results_client, key, close_response)
     assert status == 200 and yielded + received == body
     assert not [record for record in caplog.records if "stopped early" in record.getMessage()]
 
 
-def test_the_moves_to_the_client_never_hold_the_last_bytes_back(results_client, store, big_file, monkeypatch):
+def test_the_moves_to_the_client_never_hold_the_last_bytes_back(
+    results_client, store, big_file, monkeypatch, close_response
+):
     # SPLICE_F_MORE would tell the kernel more is coming: the body's last partial packet would wait, on a kept
     # connection, until a timer sends it.
     calls = []
@@ -220,13 +224,14 @@ def test_the_moves_to_the_client_never_hold_the_last_bytes_back(results_client, 
 
     monkeypatch.setattr(splice.os, "splice", recording)
     key, body = big_file
-    yielded, received, _ = _through_the_proxy(results_client, key)
+    yielded, received, _ = _through_the_proxy(results_client, key, close_response)
     assert yielded + received == body
     assert calls and not [flags for _target, flags in calls if flags & os.SPLICE_F_MORE]
 
 
-def test_a_kernel_that_refuses_to_move_into_the_client_socket_loses_nothing(results_client, store, big_file,
-                                                                            monkeypatch):
+def test_a_kernel_that_refuses_to_move_into_the_client_socket_loses_nothing(
+    results_client, store, big_file, monkeypatch, close_response
+):
     real = os.splice
     refusals = []
 
@@ -238,10 +243,10 @@ def test_a_kernel_that_refuses_to_move_into_the_client_socket_loses_nothing(resu
 
     monkeypatch.setattr(splice.os, "splice", refusing_the_client)
     key, body = big_file
-    yielded, received, _ = _through_the_proxy(results_client, key)
+    yielded, received, _ = _through_the_proxy(results_client, key, close_response)
     assert yielded + received == body  # what the pipe held was sent back, the rest copied
     assert len(refusals) == 1 and not splice.available()  # and the process stopped trying
-    again, received_again, _ = _through_the_proxy(results_client, key)
+    again, received_again, _ = _through_the_proxy(results_client, key, close_response)
     assert again == body and received_again == b""  # the next download is read and written in Python
 
 
