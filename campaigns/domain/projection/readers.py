@@ -23,7 +23,8 @@ def as_int(value: Any, default: int = 0) -> int:
         return default
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value.strip()) < 12:
+    # isdecimal, one sign at most: int() refuses "--5" and "²", which lstrip("-") and isdigit() let through.
+    if isinstance(value, str) and value.strip().removeprefix("-").isdecimal() and len(value.strip()) < 12:
         return int(value.strip())
     return default
 

@@ -15,7 +15,7 @@ from campaigns.domain.diagnosis import codes
 from campaigns.domain.diagnosis.failures import model_not_in_cache
 from campaigns.domain.projection import pipeline_steps
 from campaigns.models import Sentence
-from campaigns.models.findings import AUTHOR, NOBODY, NOT_READ, OPERATOR, Check, Fact, Finding, Subject
+from campaigns.models.findings import AUTHOR, NOBODY, NOT_READ, OPERATOR, Check, Fact, Finding, Subject, values
 from campaigns.wording.evidence import fill, when
 from campaigns.wording.findings import FINDING_WORDS, actor_words, finding_names, finding_sentence
 from tests.campaigns.domain.diagnosis import samples as s
@@ -36,6 +36,7 @@ from tests.campaigns.finding_samples import (
     waiting,
     waiting_for_quota,
 )
+from tests.campaigns.swedish_catalogue import swedish
 
 DELETE = "kubectl -n htr-batch delete job htr-warmup-swe-lines-v3"
 DELETE_ALL = "kubectl -n htr-batch delete jobs -l app=htrflow-warmup,htrflow.riksarkivet.se/managed-by=converter"
@@ -367,3 +368,306 @@ def test_hostile_names_stay_inert_text():
 
 def replace_subject(finding: Finding, **named) -> Finding:
     return replace(finding, subject=replace(finding.subject, **named))
+
+
+# --- each derived name, said whole, in English and Swedish (issue 41) ---------------------------------------
+
+ESTATE = Subject("campaign", "htr-batch", campaign="estate-inventories-1890")
+NOON = datetime(2026, 9, 24, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def in_swedish(tmp_path):
+    with swedish(tmp_path):
+        yield
+
+
+def no_flavor() -> Finding:
+    """Every reason a flavor does not fit at once: a taint, a label, a resource not offered, a flavor missing."""
+    return Finding(
+        "queue.no_matching_flavor",
+        ESTATE,
+        values=values(
+            job="estate-inventories-1890",
+            taints=(("Workload/x", "gpu-h100", "dedicated:NoSchedule"),),
+            mismatches=(("gpu-a100", "gpu=a100", "gpu=h100"),),
+            resources=("nvidia.com/mig",),
+            missing_flavors=("gpu-l4", "gpu-t4"),
+        ),
+    )
+
+
+def one_preempted() -> Finding:
+    return Finding(
+        "queue.waiting_for_quota",
+        ESTATE,
+        actor=NOBODY,
+        values=values(
+            job="estate-inventories-1890", shortfalls=(("Workload/x", "nvidia.com/gpu", "gpu-a100", "4"),), preempting=1
+        ),
+    )
+
+
+def kueue_with(**named) -> Finding:
+    return Finding(
+        "kueue.down",
+        Subject("campaign", "htr-batch"),
+        values=values(deployment="kueue-controller-manager", kueue_namespace="kueue-system", **named),
+    )
+
+
+def one_waiting(limit_source: str) -> Finding:
+    since, until = datetime(2026, 9, 24, 6, 20, tzinfo=UTC), datetime(2026, 9, 24, 7, 50, tzinfo=UTC)
+    return Finding(
+        "warmup.waiting",
+        ESTATE,
+        actor=NOBODY,
+        values=values(
+            job="court-rolls-1650",
+            pods=1,
+            limit_seconds=5400,
+            limit_source=limit_source,
+            waiting=(("court-rolls-1650-2-x", 2, "gpu-node-01", since, until),),
+            first_gives_up_at=until,
+        ),
+        since=since,
+    )
+
+
+def exceeding(actor: str, window: int, parallelism: int | None) -> Finding:
+    return Finding(
+        "queue.exceeds_max_quota",
+        ESTATE,
+        actor=actor,
+        values=values(
+            job="estate-inventories-1890",
+            window=window,
+            parallelism=parallelism,
+            limits=(("Workload/x", "memory", "default-flavor", "8Gi", "4Gi"),),
+        ),
+    )
+
+
+def warmup_failed_as(kind: str, wait_seconds: int) -> Finding:
+    return Finding(
+        "warmup.failed",
+        Subject("pipeline", "htr-batch", pipeline="swe-lines-v3"),
+        values=values(kind=kind, wait_seconds=wait_seconds),
+    )
+
+
+def test_no_matching_flavor_lists_every_reason_each_flavor_refuses():
+    assert finding_sentence(no_flavor()) == Sentence(
+        "Campaign estate-inventories-1890 cannot start: none of the kinds of machine its queue offers fits it. An "
+        "operator has to act.",
+        detail="No flavor admits the pods of estate-inventories-1890: flavor gpu-h100 taints its nodes "
+        "dedicated:NoSchedule; flavor gpu-a100 labels its nodes gpu=h100, the pods ask for gpu=a100; the "
+        "ClusterQueue offers no nvidia.com/mig; no ResourceFlavor gpu-l4, gpu-t4 exists.",
+        tone="bad",
+    )
+    only_missing = replace(no_flavor(), values=values(job="estate-inventories-1890", missing_flavors=("gpu-l4",)))
+    assert finding_sentence(only_missing).detail == (
+        "No flavor admits the pods of estate-inventories-1890: no ResourceFlavor gpu-l4 exists."
+    )
+    unknown = replace(no_flavor(), values=values(job="estate-inventories-1890"))
+    assert finding_sentence(unknown).detail == (
+        "Kueue found no flavor for the pods of estate-inventories-1890; its message, in the evidence, is in no "
+        "format known here."
+    )
+
+
+def test_one_lower_priority_task_to_stop_is_counted_in_the_singular():
+    assert finding_sentence(one_preempted()) == Sentence(
+        "Campaign estate-inventories-1890 waits its turn: its queue is full, and 1 other task with a lower priority "
+        "must stop first to make room for it. Nothing to do: it starts by itself.",
+        detail="Not enough unused quota: 4 more nvidia.com/gpu in flavor gpu-a100; Kueue is preempting 1 workload to "
+        "make room.",
+        tone="idle",
+    )
+
+
+def test_kueues_replicas_and_restarts_are_counted_in_either_number():
+    one_restart = kueue_with(ready_replicas=0, replicas=1, pods=(("kueue-x", "manager", "CrashLoopBackOff", 1, None),))
+    assert finding_sentence(one_restart).detail == (
+        "Kueue's controller kueue-controller-manager in kueue-system has 0 of 1 replicas ready; pod kueue-x (manager) "
+        "CrashLoopBackOff after 1 restart."
+    )
+    no_container = kueue_with(pods=(("kueue-y", "", "Error", 0, None), ("kueue-z", "manager", "Error", 3, None)))
+    assert finding_sentence(no_container).detail == (
+        "Kueue's controller kueue-controller-manager in kueue-system has no ready pod: pod kueue-y Error after 0 "
+        "restarts; pod kueue-z (manager) Error after 3 restarts."
+    )
+    assert finding_sentence(kueue_with(ready_replicas=1, replicas=2)).detail == (
+        "Kueue's controller kueue-controller-manager in kueue-system has 1 of 2 replicas ready."
+    )
+    assert "replicas_ready" not in finding_names(kueue_with(ready_replicas=1))  # half the count is not said
+
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        ("command", "read from its warm-up wait command"),
+        ("args", "read from its warm-up wait arguments"),
+        ("env", "read from its warm-up wait environment"),
+        ("message", "read from a pod's exit message"),
+        ("default", "no limit was found in the Job: the default"),
+        ("somewhere-new", "no limit was found in the Job: the default"),
+        (None, "no limit was found in the Job: the default"),
+    ],
+)
+def test_one_waiting_volume_is_counted_and_its_limit_said_with_where_it_was_read(source, where):
+    assert finding_sentence(one_waiting(source), now=NOON) == Sentence(
+        "Campaign estate-inventories-1890 has 1 volume waiting for the model cache to be filled; if it is not filled "
+        "by 07:50 UTC, the first of them gives up. Nothing to do: they start by themselves once it is.",
+        detail=f"Each pod of court-rolls-1650 waits at most 1 h 30 min ({where}): court-rolls-1650-2-x on "
+        "gpu-node-01 since 06:20 UTC, gives up at 07:50 UTC. Since 06:20 UTC.",
+        tone="idle",
+    )
+
+
+def test_the_operators_account_says_its_times_as_of_the_moment_read():
+    detail = finding_sentence(waiting(), now=SEP_24).detail
+    assert "Read: Job/court-rolls-1650 spec.template.spec.initContainers[warmup-wait].command = -le 1800; " in detail
+    assert "status.initContainerStatuses[warmup-wait].state.running.startedAt = 06:20 UTC; " in detail
+    assert "24 Sep" not in detail
+    assert "startedAt = 24 Sep 06:20 UTC; " in finding_sentence(waiting()).detail
+
+
+@pytest.mark.parametrize(
+    ("finding", "text", "detail"),
+    [
+        (
+            exceeding(OPERATOR, 0, 1),
+            "Campaign estate-inventories-1890 can never start: one of its volumes alone needs more than its queue can "
+            "ever give. An operator has to give the queue more room.",
+            "The Job estate-inventories-1890 runs 1 pod at once and asks 8Gi of memory in flavor default-flavor, where "
+            "the queue can give at most 4Gi; not one of them fits.",
+        ),
+        (
+            exceeding(AUTHOR, 0, 0),
+            "Campaign estate-inventories-1890 can never start as written: it runs too many volumes at once, more than "
+            "its queue can ever hold. The person who wrote the campaign has to lower `window`.",
+            "The Job estate-inventories-1890 runs 0 pods at once and asks 8Gi of memory in flavor default-flavor, "
+            "where the queue can give at most 4Gi; not one of them fits.",
+        ),
+        (
+            exceeding(AUTHOR, 1, 3),
+            "Campaign estate-inventories-1890 can never start as written: it runs 3 volumes at once, and its queue has "
+            "room for 1 at most. The person who wrote the campaign has to lower `window` to 1.",
+            "The Job estate-inventories-1890 runs 3 pods at once and asks 8Gi of memory in flavor default-flavor, "
+            "where the queue can give at most 4Gi; at most 1 of them fit.",
+        ),
+        (
+            exceeding(AUTHOR, 2, 1),
+            "Campaign estate-inventories-1890 can never start as written: it runs 1 volume at once, and its queue has "
+            "room for 2 at most. The person who wrote the campaign has to lower `window` to 2.",
+            "The Job estate-inventories-1890 runs 1 pod at once and asks 8Gi of memory in flavor default-flavor, "
+            "where the queue can give at most 4Gi; at most 2 of them fit.",
+        ),
+    ],
+)
+def test_exceeds_says_how_many_run_and_how_many_fit_to_whoever_acts(finding, text, detail):
+    assert finding_sentence(finding) == Sentence(text, detail=detail, tone="bad")
+
+
+@pytest.mark.parametrize(
+    ("kind", "wait", "text"),
+    [
+        (
+            "passing",
+            900,
+            "The model cache for swe-lines-v3 could not be filled, perhaps because of a passing fault. Its volumes "
+            "cannot start (each waits for it 15 min and then gives up) until an operator applies again, which tries "
+            "once more.",
+        ),
+        (
+            "other",
+            3600,
+            "The model cache for swe-lines-v3 could not be filled. Its volumes cannot start (each waits for it 1 h "
+            "and then gives up) until an operator finds the cause in the warm-up's log, fixes it and applies again.",
+        ),
+        (
+            "other",
+            0,
+            "The model cache for swe-lines-v3 could not be filled. Its volumes cannot start until an operator finds "
+            "the cause in the warm-up's log, fixes it and applies again.",
+        ),
+    ],
+)
+def test_a_failed_warmup_is_said_by_what_its_error_says_with_how_long_volumes_wait(kind, wait, text):
+    assert finding_sentence(warmup_failed_as(kind, wait)).text == text
+
+
+def test_a_campaign_is_named_by_its_subject_else_its_job_else_the_campaign_job():
+    def named(subject_campaign: str, **found) -> str:
+        finding = Finding(
+            "results.other_address", Subject("campaign", "htr-batch", campaign=subject_campaign), values=values(**found)
+        )
+        return finding_names(finding)["campaign"]
+
+    assert named("census-1880", job="land-1820", campaign_job="poll-tax-1810") == "census-1880"
+    assert named("", job="land-1820-part3", campaign_job="poll-tax-1810") == "land-1820 (part 3)"
+    assert named("", campaign_job="poll-tax-1810-part2") == "poll-tax-1810 (part 2)"
+    assert named("") == "(unnamed)"
+
+
+def test_in_swedish_each_count_and_chosen_word_is_the_catalogues(in_swedish):
+    assert finding_sentence(exceeding(OPERATOR, 0, 1)).detail == (
+        "Job estate-inventories-1890 kör 1 pod samtidigt och begär 8Gi memory i ResourceFlavor default-flavor, där kön "
+        "kan ge högst 4Gi; inte en enda av dem får plats."
+    )
+    assert finding_sentence(exceeding(AUTHOR, 0, 0)).text == (
+        "Kampanjen estate-inventories-1890 kan aldrig starta som den är skriven: den kör för många volymer samtidigt, "
+        "fler än dess kö någonsin rymmer. Den som skrev kampanjen måste sänka `window`."
+    )
+    one_restart = kueue_with(ready_replicas=0, replicas=1, pods=(("kueue-x", "manager", "CrashLoopBackOff", 1, None),))
+    assert finding_sentence(one_restart).detail == (
+        "Kueue-kontrollern kueue-controller-manager i namnrymden kueue-system har 0 av 1 replik redo; podden kueue-x "
+        "(manager) CrashLoopBackOff efter 1 omstart."
+    )
+    assert finding_sentence(kueue_with(ready_replicas=1, replicas=2)).detail == (
+        "Kueue-kontrollern kueue-controller-manager i namnrymden kueue-system har 1 av 2 repliker redo."
+    )
+    assert finding_sentence(one_preempted()) == Sentence(
+        "Kampanjen estate-inventories-1890 väntar på sin tur: dess kö är full, och 1 annan uppgift med lägre "
+        "prioritet måste stoppas först för att ge plats åt den. Inget att göra: den startar av sig själv.",
+        detail="Inte tillräckligt med ledig kvot: ytterligare 4 nvidia.com/gpu i ResourceFlavor gpu-a100; Kueue "
+        "tränger undan 1 Workload-objekt för att göra plats.",
+        tone="idle",
+    )
+    assert finding_sentence(one_waiting("somewhere-new"), now=NOON) == Sentence(
+        "Kampanjen estate-inventories-1890 har 1 volym som väntar på att modellcachen ska fyllas; om den inte är "
+        "fylld senast 07:50 UTC ger den första av dem upp. Inget att göra: de startar av sig själva när den är fylld.",
+        detail="Varje pod i court-rolls-1650 väntar högst 1 h 30 min (ingen gräns hittades i Job-objektet: "
+        "standardvärdet): court-rolls-1650-2-x på gpu-node-01 sedan 06:20 UTC, ger upp 07:50 UTC. Sedan 06:20 UTC.",
+        tone="idle",
+    )
+    assert finding_sentence(no_flavor()).detail == (
+        "Ingen ResourceFlavor släpper in poddarna i estate-inventories-1890: ResourceFlavor gpu-h100 sätter taint "
+        "dedicated:NoSchedule på sina noder; ResourceFlavor gpu-a100 märker sina noder med gpu=h100, poddarna "
+        "begär gpu=a100; ClusterQueue erbjuder inte nvidia.com/mig; ingen ResourceFlavor gpu-l4, gpu-t4 finns."
+    )
+    assert actor_words(AUTHOR) == "Den som skrev kampanjen måste åtgärda det."
+
+
+def test_node_affinity_says_each_flavors_labels_against_what_the_pods_ask_for():
+    mismatched = Finding(
+        "queue.node_affinity",
+        ESTATE,
+        values=values(
+            job="estate-inventories-1890",
+            mismatches=(("gpu-a100", "gpu=a100", "gpu=h100"), ("cpu-only", "gpu=a100", "")),
+            affinity_flavors=("gpu-a100", "cpu-only"),
+        ),
+    )
+    assert finding_sentence(mismatched) == Sentence(
+        "Campaign estate-inventories-1890 cannot start: it asks for a kind of machine its queue does not have. An "
+        "operator has to make the two agree.",
+        detail="No flavor admits the pods of estate-inventories-1890: flavor gpu-a100 labels its nodes gpu=h100, the "
+        "pods ask for gpu=a100; flavor cpu-only has no label for gpu=a100.",
+        tone="bad",
+    )
+    only_named = replace(mismatched, values=values(job="estate-inventories-1890", affinity_flavors=("gpu-a100",)))
+    assert finding_sentence(only_named).detail == (
+        "The flavors gpu-a100 do not match the node affinity of the pods of estate-inventories-1890."
+    )
