@@ -393,6 +393,7 @@ def search(data: bytes, query: str, limit: int = SEARCH_LIMIT) -> SearchResult:
     needle = query.strip()
     found: list[tuple[LogLine, list[tuple[str, bool]]]] = []
     count = 0
+    left_out = False  # a matching line past ``limit``: exactly ``limit`` of them leave none out
     if not needle:
         return SearchResult(query, 0, [], False)
     pattern = re.compile(re.escape(needle), re.IGNORECASE)
@@ -410,7 +411,9 @@ def search(data: bytes, query: str, limit: int = SEARCH_LIMIT) -> SearchResult:
         if len(found) < limit:
             time, level, message, kind = classify(text)
             found.append((LogLine(line_offset, number, text, time, level, message, kind), highlight(text, hits)))
-    return SearchResult(query, count, found, len(found) >= limit)
+        else:
+            left_out = True
+    return SearchResult(query, count, found, left_out)
 
 
 def first_hits(pattern: re.Pattern, text: str, keep: int = MARKS_PER_LINE) -> tuple[list[re.Match], int]:
@@ -478,7 +481,7 @@ def find(data: bytes, query: str, limit: int = FIND_LINES_LIMIT) -> FindResult:
     if not needle:
         return FindResult(0, [], False)
     pattern = re.compile(re.escape(needle), re.IGNORECASE)
-    count, lines, offset = 0, [], 0
+    count, lines, offset, left_out = 0, [], 0, False
     for number, raw in enumerate(data.split(b"\n"), start=1):
         line_offset, offset = offset, offset + len(raw) + 1
         text = raw.decode("utf-8", "replace")
@@ -490,4 +493,6 @@ def find(data: bytes, query: str, limit: int = FIND_LINES_LIMIT) -> FindResult:
         count += hits
         if len(lines) < limit:
             lines.append((number, line_offset, hits))
-    return FindResult(count, lines, len(lines) >= limit)
+        else:
+            left_out = True
+    return FindResult(count, lines, left_out)
