@@ -24,7 +24,7 @@ MANIFEST_LIMIT = 4 * 1024 * 1024
 # parsed. Counted before parsing.
 MANIFEST_VALUES_MAX = 500_000
 PAGES_LISTED = 10_000
-PAGE_ID = re.compile(r"^\d{1,6}$")  # a page id that names an ALTO file (``alto/<id>.xml``)
+PAGE_ID = re.compile(r"^[0-9]{1,6}\Z")  # a page id that names an ALTO file (``alto/<id>.xml``): ASCII digits only
 STATUSES = ("ok", "failed", "skipped")
 
 

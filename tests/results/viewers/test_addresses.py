@@ -176,3 +176,201 @@ def test_keys_round_trip_through_their_urls(parts):
 def test_port_zero_is_not_mistaken_for_the_default_port():
     with pytest.raises(AddressRefused, match="port 0"):
         key("https://htr.example.org:0/results/htr-batch/p/v/iiif.json")
+
+
+# --- each refusal's whole sentence and fix, at the exact edge of each rule -------------------------------------
+
+FIX = (
+    "If the link came from a run, the run was published under a different base than this site reads: "
+    "the chart's resultsUrl and converter.yaml's results_url must be equal."
+)
+NOT_UNDER = "The address is not under the results base https://htr.example.org/results/, so this site will not read it."
+RAW = "The address contains a backslash, a space or a control character, which results addresses never do."
+HIDDEN = (
+    "The address hides a slash, a backslash or a control character in percent-encoding (such as %2F), "
+    "which could point somewhere other than it seems; it is refused."
+)
+QUERY = "The address carries a query or a fragment (after ? or #); results addresses do not."
+FOLDER = "The address names a folder, not a file."
+
+
+def refusal(address):
+    with pytest.raises(AddressRefused) as refused:
+        key(address)
+    return refused.value.sentence, refused.value.fix
+
+
+@pytest.mark.parametrize(
+    ("address", "sentence", "fix"),
+    [
+        ("", "No address was given: the link should carry the address of a results file.", ""),
+        ("   ", "No address was given: the link should carry the address of a results file.", ""),
+        (BASE + "/htr-batch/p/", FOLDER, ""),
+        (BASE + "/htr-batch/p/v/./", FOLDER, ""),
+        (BASE + "/", FOLDER, ""),
+        (BASE + "/other-namespace/p/v.txt",
+         "The address is under the results base but does not name a file in a namespace this site serves.", FIX),
+        (BASE + "/htr-batch", "The address is under the results base but does not name a file in a namespace this "
+                              "site serves.", FIX),
+        (BASE, NOT_UNDER, FIX),
+        (BASE + "/..", NOT_UNDER, FIX),
+        ("https://htr.example.org/resultsx/htr-batch/a", NOT_UNDER, FIX),
+        ("https://htr.example.org/htr-batch/a", NOT_UNDER, FIX),
+        ("https://u@htr.example.org/results/htr-batch/a",
+         "The address carries a user name or password before an @, which results addresses never do.", FIX),
+        ("https://@htr.example.org/results/htr-batch/a",
+         "The address carries a user name or password before an @, which results addresses never do.", FIX),
+        ("https:///results/htr-batch/a",
+         "The address points at no host, not at the results base https://htr.example.org/results/.", FIX),
+        ("https://:443/results/htr-batch/a",
+         "The address points at no host, not at the results base https://htr.example.org/results/.", FIX),
+        ("https://htr.example.org./results/htr-batch/a",
+         "The address points at htr.example.org., not at the results base https://htr.example.org/results/.", FIX),
+        ("https://[::1]/results/htr-batch/a",
+         "The address points at ::1, not at the results base https://htr.example.org/results/.", FIX),
+        ("http://htr.example.org/results/htr-batch/a",
+         "The address uses http, but the results base https://htr.example.org/results/ uses https.", FIX),
+        ("http://htr.example.org:443/results/htr-batch/a",
+         "The address uses http, but the results base https://htr.example.org/results/ uses https.", FIX),
+        ("https://htr.example.org:80/results/htr-batch/a",
+         "The address points at port 80, not at the results base https://htr.example.org/results/.", FIX),
+        ("https://htr.example.org:442/results/htr-batch/a",
+         "The address points at port 442, not at the results base https://htr.example.org/results/.", FIX),
+        ("https://htr.example.org:x/results/htr-batch/a", "The address is not a well-formed URL.", FIX),
+        ("https://htr.example.org:65536/results/htr-batch/a", "The address is not a well-formed URL.", FIX),
+        ("https://[htr.example.org/results/htr-batch/a", "The address is not a well-formed URL.", FIX),
+        ("HTTPS://htr.example.org/results/htr-batch/a%ff",
+         "The address has percent-encoding that is not valid UTF-8.", FIX),
+        (BASE + "/htr-batch/%c3%28", "The address has percent-encoding that is not valid UTF-8.", FIX),
+        ("ftp://htr.example.org/results/htr-batch/a",
+         "The address uses ftp; results are read only from https://htr.example.org/results/.", FIX),
+        ("data:text/plain,x", "The address uses data; results are read only from https://htr.example.org/results/.",
+         FIX),
+        ("htr.example.org/results/htr-batch/a",
+         "The address uses no scheme; results are read only from https://htr.example.org/results/.", FIX),
+        (BASE + "/htr-batch/a?", QUERY, FIX),  # an empty query is still a query
+        (BASE + "/htr-batch/a#", QUERY, FIX),
+        (BASE + "/htr-batch/a?x=1", QUERY, FIX),
+        (BASE + "/htr-batch/a#top", QUERY, FIX),
+        (BASE + "/htr-batch/a//b", "The address has an empty name between two slashes (//).", FIX),
+    ],
+)
+def test_each_refusal_says_exactly_why_and_what_an_operator_can_fix(address, sentence, fix):
+    assert refusal(address) == (sentence, fix)
+
+
+@pytest.mark.parametrize(
+    "character", ["\x00", "\x01", "\t", "\n", "\r", "\x1b", "\x1f", " ", "\x7f", "\\"],
+)
+@pytest.mark.parametrize("where", ["/htr-batch/a{}b", "/htr-batch{}/a", "{}/htr-batch/a"])
+def test_a_raw_control_character_space_or_backslash_anywhere_inside_is_refused(character, where):
+    assert refusal(BASE + where.format(character)) == (RAW, FIX)
+
+
+@pytest.mark.parametrize("character", ["!", "~", "\x80", "\x9f", "\xa0", "é", "€", "𝔄"])
+def test_characters_past_the_control_range_are_names(character):
+    assert key(BASE + f"/htr-batch/a{character}b") == f"htr-batch/a{character}b"
+
+
+def test_surrounding_white_space_is_not_part_of_the_address():
+    assert key(f" \t{BASE}/htr-batch/a \n") == "htr-batch/a"
+
+
+@pytest.mark.parametrize(
+    "escape", ["%2f", "%2F", "%5c", "%5C", "%00", "%0a", "%0A", "%09", "%10", "%1f", "%1F", "%7f", "%7F"],
+)
+@pytest.mark.parametrize("where", ["/htr-batch/a{}b", "/htr-batch/{}", "/{}/htr-batch/a"])
+def test_an_escaped_separator_or_control_character_is_refused(escape, where):
+    assert refusal(BASE + where.format(escape)) == (HIDDEN, FIX)
+
+
+@pytest.mark.parametrize(
+    ("escape", "name"),
+    [("%20", " "), ("%2e", "."), ("%2B", "+"), ("%25", "%"), ("%3f", "?"), ("%23", "#"), ("%7e", "~"),
+     ("%c2%80", "\x80"), ("%c2%a0", "\xa0"), ("%e2%82%ac", "€"), ("%2a", "*")],
+)
+def test_other_escapes_are_decoded_into_the_name(escape, name):
+    assert key(BASE + f"/htr-batch/a{escape}b") == f"htr-batch/a{name}b"
+
+
+def test_an_address_of_4096_characters_is_read_and_one_more_is_too_long():
+    head = BASE + "/htr-batch/" + "./" * 2000  # "." segments: a long address, a short key
+    longest = head + "a" * (4096 - len(head))
+    assert len(longest) == 4096
+    assert key(longest) == "htr-batch/" + "a" * (4096 - len(head))
+    assert key("  " + longest + "\t ") == key(longest)  # white space around it does not count
+    assert refusal(longest + "a") == ("The address is too long to be a results file address.", FIX)
+
+
+def test_a_long_hostile_address_is_refused_as_too_long_before_anything_else():
+    assert refusal("javascript:" + "\x00" * 5000)[0] == "The address is too long to be a results file address."
+
+
+def test_a_site_relative_address_outside_its_results_is_refused():
+    assert refusal("/htr-batch/p/v.txt") == (
+        "The address is not under the results base /results/, so this site will not read it.", FIX,
+    )
+    assert refusal("/results/htr-batch/p/v.txt?x") == (QUERY, FIX)
+
+
+def test_an_empty_setting_without_a_request_means_this_hosts_own_results(settings):
+    settings.HTRFLOW_RESULTS_URL = ""
+    base = results_base()
+    assert (base.scheme, base.host, base.port, base.segments, base.url) == (
+        "http", "localhost", 80, ("results",), "http://localhost/results"
+    )
+    assert key_for_address("http://localhost/results/htr-batch/a.txt") == "htr-batch/a.txt"
+
+
+def test_no_setting_at_all_means_this_sites_own_results(settings):
+    del settings.HTRFLOW_RESULTS_URL
+    assert results_base().url == "http://localhost/results"
+
+
+def test_the_sites_own_origin_keeps_its_host_whole(rf, settings):
+    settings.HTRFLOW_RESULTS_URL = ""
+    settings.ALLOWED_HOSTS = ["*"]
+    base = results_base(rf.get("/log", HTTP_HOST="SANDBOX"))  # ends in a letter that is not a slash
+    assert (base.host, base.port, base.url) == ("sandbox", 80, "http://SANDBOX/results")
+    assert key_for_address("http://sandbox/results/htr-batch/a.txt", base=base) == "htr-batch/a.txt"
+    with_port = results_base(rf.get("/log", HTTP_HOST="sandbox:8000"))
+    assert (with_port.host, with_port.port, with_port.url) == ("sandbox", 8000, "http://sandbox:8000/results")
+    secure = results_base(rf.get("/log", HTTP_HOST="h.example", secure=True))
+    assert (secure.scheme, secure.port, secure.url) == ("https", 443, "https://h.example/results")
+
+
+@pytest.mark.parametrize(
+    ("configured", "scheme", "host", "port", "segments", "url"),
+    [
+        ("https://H.Example.org/results", "https", "h.example.org", 443, ("results",), "https://H.Example.org/results"),
+        ("HTTP://h.example:8080/a/./b/../c%20d", "http", "h.example", 8080, ("a", "c d"), "http://h.example:8080/a/c%20d"),
+        ("https://h.example", "https", "h.example", 443, (), "https://h.example"),
+        ("ftp://h.example/r", "ftp", "h.example", 0, ("r",), "ftp://h.example/r"),  # no default port to assume
+    ],
+)
+def test_the_configured_base_is_read_once_normalised(settings, configured, scheme, host, port, segments, url):
+    settings.HTRFLOW_RESULTS_URL = configured
+    base = results_base()
+    assert (base.scheme, base.host, base.port, base.segments, base.url) == (scheme, host, port, segments, url)
+
+
+def test_a_base_at_the_hosts_root_takes_any_served_key(settings):
+    settings.HTRFLOW_RESULTS_URL = "https://h.example"
+    assert key("https://h.example/htr-batch/p/a.txt") == "htr-batch/p/a.txt"
+    assert refusal("https://h.example/")[0] == (
+        "The address is not under the results base https://h.example/, so this site will not read it."
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", categories=("Cc", "Cf", "Zs", "Zl", "Zp", "Cs", "Co", "Cn"),
+                                      include_characters="\\%/.?#@:[]"), max_size=40))
+def test_hostile_characters_after_the_base_never_give_a_key_holding_them(tail):
+    try:
+        result = key(BASE + "/htr-batch/" + tail)
+    except AddressRefused as refused:
+        assert refused.sentence
+        return
+    assert result.startswith("htr-batch/")
+    assert not any(ch in result for ch in "\\?#") and not any(ord(ch) < 0x21 or ord(ch) == 0x7F for ch in result)
+    assert all(part not in ("", ".", "..") for part in result.split("/"))
