@@ -103,18 +103,8 @@ def test_past_its_first_chunk_the_proxy_hands_the_body_to_the_kernel(
 def test_with_the_setting_off_every_byte_goes_through_python(results_client, store, big_file, settings, close_response):
     settings.HTRFLOW_SPLICE = False
     key, body = big_file
-    ours, theirs = socket.socketpair()
-    try:
-        response = results_client.get(f"/results/{key}", **{"gunicorn.socket": ours})
-        yielded = b"".join(response.streaming_content)
-        close_response(response)
-        theirs.setblocking(False)
-        with pytest.raises(BlockingIOError):
-            theirs.recv(1)  # nothing was written to the client's socket behind the server's back
-    finally:
-        ours.close()
-        theirs.close()
-    assert yielded == body
+    yielded, received, _ = _through_the_proxy(results_client, key, close_response)
+    assert (yielded, received) == (body, b"")  # nothing written to the client's socket behind the server's back
 
 
 def test_a_kernel_that_refuses_to_splice_loses_nothing(results_client, store, big_file, monkeypatch, close_response):
@@ -123,18 +113,9 @@ def test_a_kernel_that_refuses_to_splice_loses_nothing(results_client, store, bi
 
     monkeypatch.setattr(splice.os, "splice", refused)
     key, body = big_file
-    ours, theirs = socket.socketpair()
-    try:
-        response = results_client.get(f"/results/{key}", **{"gunicorn.socket": ours})
-        yielded = b"".join(response.streaming_content)
-        close_response(response)
-        theirs.setblocking(False)
-        with pytest.raises(BlockingIOError):
-            theirs.recv(1)
-    finally:
-        ours.close()
-        theirs.close()
-    assert yielded == body  # read on in Python from where the refused move began
+    yielded, received, _ = _through_the_proxy(results_client, key, close_response)
+    assert (yielded, received) == (body, b"")  # read on in Python from where the refused move began
+    assert not splice.available()  # and not asked again
 
 
 def test_the_store_side_is_found_on_a_plain_http_body_of_known_length(store, big_file):
