@@ -7,7 +7,7 @@ Every sentence the campaign's card and rows say of the volume is the same here: 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from urllib.parse import urlencode
 
@@ -110,13 +110,17 @@ def _attempts(volume: Volume, attempts: list[Attempt]) -> tuple[list[AttemptShow
     gone = max(0, volume.attempts - failed_held)
     newest_pod = volume.reason.pod_name if volume.reason is not None else ""
     shown = []
+    failed_so_far = gone  # the attempts the cluster no longer holds failed before those it holds
     for position, attempt in enumerate(attempts):
         said, told_above = None, False
+        failed_so_far += attempt.outcome == FAILED
         if attempt.outcome == FAILED and attempt.reason is not None:
             if newest_pod and attempt.reason.pod_name == newest_pod:
                 told_above = True  # the row's sentence, already at the top of the page
             else:
-                said = reason_sentence(attempt.reason, final=False, volume=volume, namespace=volume.namespace)
+                # Said as it stood after this attempt: "2 of 4 attempts failed so far", not the volume's count now.
+                then = replace(volume, attempts=failed_so_far)
+                said = reason_sentence(attempt.reason, final=False, volume=then, namespace=volume.namespace)
         shown.append(
             AttemptShown(gone + position + 1, attempt, words.outcome_words(attempt.outcome), said, told_above)
         )

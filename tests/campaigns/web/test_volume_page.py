@@ -90,6 +90,10 @@ def test_each_state_tells_the_volume_s_story_in_the_card_s_words(parish, client,
     if state == "failed for good":
         assert re.search(r"Attempt \d+: failed", text)
         assert text.count(said) == 1  # said once, at the top; its attempt points there
+        attempts = text[text.index('id="volume-attempts"'):text.index('id="volume-ops"')]
+        counts = [int(n) for n in re.findall(r"\b(\d+) of \d+ attempts? failed so far", attempts)]
+        # each earlier attempt counts the failures as they stood after it
+        assert len(counts) >= 2 and counts == sorted(set(counts))
         assert "Why it stopped is said at the top of this page." in text
         assert "re-run file" in text
         assert re.search(rf'<pre class="rerun-entry">\s*- id: "?{re.escape(volume)}"?', text)
