@@ -235,7 +235,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(RUNLOG, "MARKS_PER_LINE = 100", "MARKS_PER_LINE = 101", "a match marked past the limit"),
     Mutant(RUNLOG, r"(?P<page>\d{4,9})", r"(?P<page>\d{3,9})", "page 012 read as a page"),
     Mutant(RUNLOG, r"(?:missing|failed)=\[", r"(?:missing)=\[", "a verify error's failed pages"),
-    Mutant(RUNLOG, r'_PAGE_ID = re.compile(r"\d{4,9}")', r'_PAGE_ID = re.compile(r"\d{1,9}")', "short ids"),
+    Mutant(RUNLOG, r'_PAGE_ID = re.compile(r"(?<!\d)\d{4,9}(?!\d)")', r'_PAGE_ID = re.compile(r"(?<!\d)\d{1,9}(?!\d)")',
+           "short ids"),
+    Mutant(RUNLOG, r'_PAGE_ID = re.compile(r"(?<!\d)\d{4,9}(?!\d)")', r'_PAGE_ID = re.compile(r"\d{4,9}")',
+           "a ten-digit number read as a page of nine"),
     Mutant(RUNLOG, "FAILED_PAGES_LISTED = 200", "FAILED_PAGES_LISTED = 201", "a page listed past 200"),
     Mutant(RUNLOG, "FIND_LINES_LIMIT = 5000", "FIND_LINES_LIMIT = 5001", "a found line past 5000"),
     # --- the queue's words (campaigns/wording/queue.py) ----------------------------------------------------

@@ -441,7 +441,7 @@ def highlight(text: str, hits) -> list[tuple[str, bool]]:
 
 _FAILED_PAGE = re.compile(r"\bpage (?P<page>\d{4,9}) failed\b")
 _PAGE_LIST = re.compile(r"\b(?:missing|failed)=\[(?P<pages>[\d,\s]{0,4000})\]")
-_PAGE_ID = re.compile(r"\d{4,9}")
+_PAGE_ID = re.compile(r"(?<!\d)\d{4,9}(?!\d)")  # a longer run of digits is no page id, nor part of one
 FAILED_PAGES_LISTED = 200
 
 

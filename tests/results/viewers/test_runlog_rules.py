@@ -272,6 +272,11 @@ def test_failed_and_missing_pages_are_found_where_a_line_names_them():
     assert all(text[start:end] == page for start, end, page in mentions)
 
 
+def test_a_number_of_ten_digits_in_a_page_list_is_no_page():
+    mentions = runlog.page_mentions("failed=[1234567890, 0012, 123456789]")
+    assert [page for _s, _e, page in mentions] == ["0012", "123456789"]
+
+
 def test_failed_pages_come_from_error_lines_once_each_shortest_first():
     data = (
         b"2026-12-02 10:00:00,000 ERROR w: missing=[00013, 0012, 0012]\n"
