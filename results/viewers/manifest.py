@@ -108,7 +108,7 @@ def _quality(record: dict, base: ResultsBase, prefix: str) -> dict:
 
 def _count(record: dict, name: str, otherwise: int) -> int:
     value = record.get(name)
-    return value if isinstance(value, int) else otherwise
+    return value if isinstance(value, int) and not isinstance(value, bool) else otherwise  # JSON true is no count
 
 
 def summarise_manifest(record: dict, key: str, base: ResultsBase) -> dict:
@@ -157,4 +157,5 @@ def volume_pages(reader, prefix: str) -> dict | None:
             status = entry.get("status") if isinstance(entry, dict) else None
             statuses[int(page_id)] = status if status in STATUSES else "unknown"
     listed = record.get("pages")
-    return {"listed": listed if isinstance(listed, int) and 0 < listed <= PAGES_LISTED else None, "statuses": statuses}
+    counted = isinstance(listed, int) and not isinstance(listed, bool)  # JSON true is no count
+    return {"listed": listed if counted and 0 < listed <= PAGES_LISTED else None, "statuses": statuses}

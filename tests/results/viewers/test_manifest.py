@@ -134,6 +134,10 @@ def test_counts_the_manifest_does_not_give_as_numbers_are_counted_from_its_pages
     # The manifest's own counts win when they are numbers, even when its results list fewer pages.
     given_counts = summarise_manifest({"pages": 10, "pages_ok": 7, "pages_failed": 0, "results": results}, KEY, BASE)
     assert (given_counts["pages_total"], given_counts["ok"], given_counts["failed"]) == (10, 7, 0)
+    # JSON's true is no count, though Python takes it for 1.
+    truths = summarise_manifest({"pages": True, "pages_ok": True, "pages_failed": False, "results": results}, KEY,
+                                BASE)
+    assert (truths["pages_total"], truths["ok"], truths["failed"]) == (4, 2, 1)
 
 
 def test_pages_are_listed_in_page_order_shorter_ids_first():
@@ -388,7 +392,7 @@ def test_the_alto_viewer_learns_the_page_count_and_each_pages_status():
 @pytest.mark.parametrize(
     ("listed", "expected"),
     [(1, 1), (PAGES_LISTED, PAGES_LISTED), (PAGES_LISTED + 1, None), (0, None), (-1, None), (4.0, None),
-     ("4", None), (None, None)],
+     ("4", None), (None, None), (True, None)],
 )
 def test_the_page_count_is_taken_only_from_one_to_the_pages_listed(listed, expected):
     assert volume_pages(Reader({"pages": listed}), "ns/p/V1") == {"listed": expected, "statuses": {}}
