@@ -79,22 +79,11 @@ def test_past_its_first_chunk_the_proxy_hands_the_body_to_the_kernel(
 ):
     monkeypatch.setattr(budget, "person_of", lambda request: "splices")  # no other test's downloads counted
     key, body = big_file
-    ours, theirs = socket.socketpair()
-    received = bytearray()
-    reader = threading.Thread(target=_read_all, args=(theirs, received))
-    reader.start()
-    try:
-        # Asking for compression too: a middleware that rewrote the streamed chunks (gzip) would break the
-        # spliced body behind them, and this assertion with it.
-        response = results_client.get(f"/results/{key}", **{"gunicorn.socket": ours}, HTTP_ACCEPT_ENCODING="gzip, br")
-        assert response.status_code == 200
-        yielded = b"".join(response.streaming_content)
-        close_response(response)
-    finally:
-        ours.close()
-        reader.join(timeout=30)
-        theirs.close()
-    assert yielded + bytes(received) == body
+    # Asking for compression too: a middleware that rewrote the streamed chunks (gzip) would break the spliced
+    # body behind them, and this assertion with it.
+    yielded, received, status = _through_the_proxy(results_client, key, close_response, HTTP_ACCEPT_ENCODING="gzip, br")
+    assert status == 200
+    assert yielded + received == body
     # Only the first chunk and what the store client's buffer held went through Python.
     assert 0 < len(yielded) <= file_views.FIRST_CHUNK_BYTES + 64 * 1024
     assert downloads.open_downloads("splices") == 0
